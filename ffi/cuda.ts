@@ -1,0 +1,129 @@
+/**
+ * The CUDA driver API (`libcuda.so.1`): the symbols cudeno binds, under their exact exported names
+ * (the `_v2` ABIs with 64-bit device pointers), and where to find the library.
+ *
+ * Types: handles (`CUcontext`, `CUmodule`, `CUfunction`, `CUstream`, `CUevent`) are `"pointer"`;
+ * `CUdeviceptr` is `"u64"` and `size_t` is `"usize"`, both passed as bigint; out-parameters are
+ * `"buffer"` (a typed array of one element).
+ *
+ * @module
+ */
+
+import { LazyLibrary, type LibrarySpec } from "./load.ts";
+
+/** The driver API functions cudeno calls synchronously. */
+export const CUDA_SYMBOLS = {
+  cuInit: { parameters: ["u32"], result: "i32" }, // unsigned int Flags
+  cuDriverGetVersion: { parameters: ["buffer"], result: "i32" }, // int *driverVersion
+  cuGetErrorName: { parameters: ["i32", "buffer"], result: "i32" }, // CUresult, const char **pStr
+  cuGetErrorString: { parameters: ["i32", "buffer"], result: "i32" }, // CUresult, const char **pStr
+
+  cuDeviceGetCount: { parameters: ["buffer"], result: "i32" }, // int *count
+  cuDeviceGet: { parameters: ["buffer", "i32"], result: "i32" }, // CUdevice *device, int ordinal
+  cuDeviceGetName: { parameters: ["buffer", "i32", "i32"], result: "i32" }, // char *name, int len, CUdevice
+  cuDeviceGetAttribute: { parameters: ["buffer", "i32", "i32"], result: "i32" }, // int *pi, CUdevice_attribute, CUdevice
+  cuDeviceTotalMem_v2: { parameters: ["buffer", "i32"], result: "i32" }, // size_t *bytes, CUdevice
+  cuDeviceGetUuid_v2: { parameters: ["buffer", "i32"], result: "i32" }, // CUuuid *uuid, CUdevice
+  cuDeviceGetPCIBusId: { parameters: ["buffer", "i32", "i32"], result: "i32" }, // char *pciBusId, int len, CUdevice
+  cuDeviceCanAccessPeer: { parameters: ["buffer", "i32", "i32"], result: "i32" }, // int *canAccessPeer, CUdevice dev, CUdevice peerDev
+
+  cuDevicePrimaryCtxRetain: { parameters: ["buffer", "i32"], result: "i32" }, // CUcontext *pctx, CUdevice
+  cuDevicePrimaryCtxRelease_v2: { parameters: ["i32"], result: "i32" }, // CUdevice
+  cuDevicePrimaryCtxReset_v2: { parameters: ["i32"], result: "i32" }, // CUdevice
+  cuCtxSetCurrent: { parameters: ["pointer"], result: "i32" }, // CUcontext
+  cuCtxGetCurrent: { parameters: ["buffer"], result: "i32" }, // CUcontext *pctx
+  cuCtxSynchronize: { parameters: [], result: "i32" },
+  cuCtxEnablePeerAccess: { parameters: ["pointer", "u32"], result: "i32" }, // CUcontext peerContext, unsigned int Flags
+  cuCtxDisablePeerAccess: { parameters: ["pointer"], result: "i32" }, // CUcontext peerContext
+
+  cuMemGetInfo_v2: { parameters: ["buffer", "buffer"], result: "i32" }, // size_t *free, size_t *total
+  cuMemAlloc_v2: { parameters: ["buffer", "usize"], result: "i32" }, // CUdeviceptr *dptr, size_t bytesize
+  cuMemFree_v2: { parameters: ["u64"], result: "i32" }, // CUdeviceptr dptr
+  cuMemAllocHost_v2: { parameters: ["buffer", "usize"], result: "i32" }, // void **pp, size_t bytesize
+  cuMemFreeHost: { parameters: ["pointer"], result: "i32" }, // void *p
+  cuMemcpyHtoD_v2: { parameters: ["u64", "buffer", "usize"], result: "i32" }, // CUdeviceptr dst, const void *src, size_t
+  cuMemcpyDtoH_v2: { parameters: ["buffer", "u64", "usize"], result: "i32" }, // void *dst, CUdeviceptr src, size_t
+  cuMemcpyDtoD_v2: { parameters: ["u64", "u64", "usize"], result: "i32" }, // CUdeviceptr dst, CUdeviceptr src, size_t
+  cuMemcpyHtoDAsync_v2: { parameters: ["u64", "buffer", "usize", "pointer"], result: "i32" }, // dst, const void *src, size_t, CUstream
+  cuMemcpyDtoHAsync_v2: { parameters: ["buffer", "u64", "usize", "pointer"], result: "i32" }, // void *dst, src, size_t, CUstream
+  cuMemcpyDtoDAsync_v2: { parameters: ["u64", "u64", "usize", "pointer"], result: "i32" }, // dst, src, size_t, CUstream
+  cuMemcpyPeer: { parameters: ["u64", "pointer", "u64", "pointer", "usize"], result: "i32" }, // dst, CUcontext dstCtx, src, CUcontext srcCtx, size_t
+  cuMemcpyPeerAsync: { parameters: ["u64", "pointer", "u64", "pointer", "usize", "pointer"], result: "i32" }, // ..., CUstream
+  cuMemsetD8_v2: { parameters: ["u64", "u8", "usize"], result: "i32" }, // CUdeviceptr, unsigned char uc, size_t N
+  cuMemsetD16_v2: { parameters: ["u64", "u16", "usize"], result: "i32" }, // CUdeviceptr, unsigned short us, size_t N
+  cuMemsetD32_v2: { parameters: ["u64", "u32", "usize"], result: "i32" }, // CUdeviceptr, unsigned int ui, size_t N
+  cuMemsetD8Async: { parameters: ["u64", "u8", "usize", "pointer"], result: "i32" }, // ..., CUstream
+  cuMemsetD16Async: { parameters: ["u64", "u16", "usize", "pointer"], result: "i32" }, // ..., CUstream
+  cuMemsetD32Async: { parameters: ["u64", "u32", "usize", "pointer"], result: "i32" }, // ..., CUstream
+
+  cuModuleLoadDataEx: { parameters: ["buffer", "buffer", "u32", "buffer", "buffer"], result: "i32" }, // CUmodule *module, const void *image, unsigned int numOptions, CUjit_option *options, void **optionValues
+  cuModuleUnload: { parameters: ["pointer"], result: "i32" }, // CUmodule
+  cuModuleGetFunction: { parameters: ["buffer", "pointer", "buffer"], result: "i32" }, // CUfunction *hfunc, CUmodule, const char *name
+  cuModuleGetGlobal_v2: { parameters: ["buffer", "buffer", "pointer", "buffer"], result: "i32" }, // CUdeviceptr *dptr, size_t *bytes, CUmodule, const char *name
+  cuFuncGetAttribute: { parameters: ["buffer", "i32", "pointer"], result: "i32" }, // int *pi, CUfunction_attribute, CUfunction
+  cuFuncSetAttribute: { parameters: ["pointer", "i32", "i32"], result: "i32" }, // CUfunction, CUfunction_attribute, int value
+  cuFuncGetParamInfo: { parameters: ["pointer", "usize", "buffer", "buffer"], result: "i32", optional: true }, // CUfunction, size_t paramIndex, size_t *paramOffset, size_t *paramSize (12.4+)
+  cuLaunchKernel: {
+    // CUfunction f, unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
+    // unsigned sharedMemBytes, CUstream hStream, void **kernelParams, void **extra
+    parameters: ["pointer", "u32", "u32", "u32", "u32", "u32", "u32", "u32", "pointer", "buffer", "pointer"],
+    result: "i32",
+  },
+
+  cuStreamCreate: { parameters: ["buffer", "u32"], result: "i32" }, // CUstream *phStream, unsigned int Flags
+  cuStreamDestroy_v2: { parameters: ["pointer"], result: "i32" }, // CUstream
+  cuStreamSynchronize: { parameters: ["pointer"], result: "i32" }, // CUstream
+  cuStreamQuery: { parameters: ["pointer"], result: "i32" }, // CUstream
+  cuStreamWaitEvent: { parameters: ["pointer", "pointer", "u32"], result: "i32" }, // CUstream, CUevent, unsigned int Flags
+
+  cuEventCreate: { parameters: ["buffer", "u32"], result: "i32" }, // CUevent *phEvent, unsigned int Flags
+  cuEventDestroy_v2: { parameters: ["pointer"], result: "i32" }, // CUevent
+  cuEventRecord: { parameters: ["pointer", "pointer"], result: "i32" }, // CUevent, CUstream
+  cuEventQuery: { parameters: ["pointer"], result: "i32" }, // CUevent
+  cuEventSynchronize: { parameters: ["pointer"], result: "i32" }, // CUevent
+  cuEventElapsedTime_v2: { parameters: ["buffer", "pointer", "pointer"], result: "i32", optional: true }, // float *pMilliseconds, CUevent hStart, CUevent hEnd (12.8+)
+  cuEventElapsedTime: { parameters: ["buffer", "pointer", "pointer"], result: "i32", optional: true }, // the same, older drivers
+} as const satisfies Deno.ForeignLibraryInterface;
+
+/**
+ * The waits cudeno awaits without blocking Deno's event loop: the same exported functions, bound as
+ * `nonblocking` so they run on a worker thread and return a Promise. They take a stream or event
+ * handle and need no current context on that thread.
+ */
+export const CUDA_WAIT_SYMBOLS = {
+  cuStreamSynchronize: { parameters: ["pointer"], result: "i32", nonblocking: true }, // CUstream (never NULL here)
+  cuEventSynchronize: { parameters: ["pointer"], result: "i32", nonblocking: true }, // CUevent
+} as const satisfies Deno.ForeignLibraryInterface;
+
+const DRIVER_DIRS = [
+  "/usr/lib/x86_64-linux-gnu",
+  "/usr/lib/aarch64-linux-gnu",
+  "/usr/lib64",
+  "/usr/local/nvidia/lib64",
+  "/usr/lib/wsl/lib",
+];
+
+function driverSpec<S extends Deno.ForeignLibraryInterface>(symbols: S): LibrarySpec<S> {
+  return {
+    what: "the CUDA driver (libcuda.so.1)",
+    env: "CUDENO_LIBCUDA",
+    sonames: ["libcuda.so.1"],
+    dirs: DRIVER_DIRS,
+    reject: (path) =>
+      path.includes("/stubs/")
+        ? "a link-time stub, not the driver (cuInit would return CUDA_ERROR_STUB_LIBRARY)"
+        : undefined,
+    hint: "install NVIDIA's driver (the machine needs an NVIDIA GPU; `nvidia-smi` should list it)",
+    symbols,
+  };
+}
+
+/** The CUDA driver library, opened on first use. */
+export const libcuda: LazyLibrary<typeof CUDA_SYMBOLS> = new LazyLibrary(() => driverSpec(CUDA_SYMBOLS));
+
+/** The driver's waiting functions, opened on first use (the same library as {@link libcuda}). */
+export const libcudaWait: LazyLibrary<typeof CUDA_WAIT_SYMBOLS> = new LazyLibrary(() => {
+  const spec = driverSpec(CUDA_WAIT_SYMBOLS);
+  // Open exactly the file the synchronous table came from.
+  return { ...spec, sonames: [libcuda.load().path], dirs: [] };
+});

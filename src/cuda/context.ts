@@ -1,0 +1,251 @@
+/**
+ * CUDA contexts. cudeno uses each device's primary context (the one the runtime API and every
+ * library share) rather than creating private ones, and keeps track of which one is current on
+ * Deno's main thread so that objects of several devices can be used side by side.
+ *
+ * @module
+ */
+
+import { init } from "./driver.ts";
+import { checkCuda, CudaError } from "./errors.ts";
+import { Device } from "./device.ts";
+import { releaseDefaultStreamHolds } from "./holds.ts";
+
+const primaries = new Map<number, Context>();
+let current: Context | undefined;
+const stack: Context[] = [];
+
+/**
+ * A device's primary context (PyCUDA's `Context`, as `Device.retain_primary_context()` returns it).
+ * Get one with {@link Device.makeContext} or {@link primaryContext}.
+ *
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * const ctx = new cuda.Device(0).makeContext(); // retained and current
+ * ctx.synchronize();
+ * ```
+ */
+export class Context {
+  /** The device the context belongs to. */
+  readonly device: Device;
+  #handle: Deno.PointerObject;
+  #generation = 0;
+  #released = false;
+
+  /** Use {@link primaryContext}: a device has exactly one primary context. */
+  private constructor(device: Device, handle: Deno.PointerObject) {
+    this.device = device;
+    this.#handle = handle;
+  }
+
+  /** Retains `device`'s primary context (once per process) without making it current. */
+  static primary(device: Device): Context {
+    const known = primaries.get(device.ordinal);
+    if (known !== undefined && !known.#released) return known;
+    const out = new BigUint64Array(1);
+    checkCuda(init().cuDevicePrimaryCtxRetain(out, device.unsafeHandle), "cuDevicePrimaryCtxRetain");
+    const ctx = new Context(device, Deno.UnsafePointer.create(out[0]!)!);
+    primaries.set(device.ordinal, ctx);
+    return ctx;
+  }
+
+  /**
+   * The context current on this thread, as far as cudeno has set it; undefined when none is.
+   *
+   * @example
+   * ```ts
+   * import * as cuda from "@cudeno/cudeno/cuda";
+   * console.log(cuda.Context.current()?.device.name ?? "no context yet");
+   * ```
+   */
+  static current(): Context | undefined {
+    return current;
+  }
+
+  /** **UNSAFE**: the raw `CUcontext`. */
+  get unsafeHandle(): Deno.PointerObject {
+    this.#check("unsafeHandle");
+    return this.#handle;
+  }
+
+  /** Counts the resets of this context; objects made before a reset belong to an older generation. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** Whether {@link release} has been called. */
+  get released(): boolean {
+    return this.#released;
+  }
+
+  #check(what: string): void {
+    if (this.#released) {
+      throw new TypeError(
+        `Cannot use ${what}: the context of ${this.device} was released; retain it again with makeContext()`,
+      );
+    }
+  }
+
+  /** Makes this context current on the calling thread. */
+  setCurrent(): void {
+    this.#check("setCurrent()");
+    if (current === this) return;
+    checkCuda(init().cuCtxSetCurrent(this.#handle), "cuCtxSetCurrent");
+    current = this;
+  }
+
+  /** Makes this context current, remembering the previous one for {@link Context.pop}. */
+  push(): void {
+    this.#check("push()");
+    stack.push(current ?? this);
+    this.setCurrent();
+  }
+
+  /**
+   * Restores the context that was current before the last {@link push}.
+   *
+   * @example
+   * ```ts
+   * import * as cuda from "@cudeno/cudeno/cuda";
+   * cuda.primaryContext(new cuda.Device(0)).push();
+   * cuda.Context.pop();
+   * ```
+   */
+  static pop(): Context | undefined {
+    const previous = stack.pop();
+    if (previous !== undefined && !previous.#released) previous.setCurrent();
+    return current;
+  }
+
+  /** Runs `fn` with this context current, restoring the previous one afterwards. */
+  run<T>(fn: () => T): T {
+    if (current === this) return fn();
+    const previous = current;
+    this.setCurrent();
+    try {
+      return fn();
+    } finally {
+      if (previous !== undefined && !previous.#released) previous.setCurrent();
+    }
+  }
+
+  /** Waits for all work in the context to finish (`cuCtxSynchronize`). */
+  synchronize(): void {
+    this.run(() => checkCuda(init().cuCtxSynchronize(), "cuCtxSynchronize"));
+    releaseDefaultStreamHolds();
+  }
+
+  /**
+   * Destroys everything the context holds and starts it afresh (`cuDevicePrimaryCtxReset`): the
+   * recovery after a kernel fault such as `CUDA_ERROR_ILLEGAL_ADDRESS`. Allocations, modules,
+   * streams and events made before are invalid afterwards; using them throws.
+   */
+  reset(): void {
+    this.#check("reset()");
+    const lib = init();
+    checkCuda(lib.cuDevicePrimaryCtxReset_v2(this.device.unsafeHandle), "cuDevicePrimaryCtxReset_v2");
+    // A reset keeps cudeno's retain; retaining again yields the fresh context's handle, and the extra
+    // reference is dropped at once.
+    const out = new BigUint64Array(1);
+    checkCuda(lib.cuDevicePrimaryCtxRetain(out, this.device.unsafeHandle), "cuDevicePrimaryCtxRetain");
+    checkCuda(lib.cuDevicePrimaryCtxRelease_v2(this.device.unsafeHandle), "cuDevicePrimaryCtxRelease_v2");
+    this.#handle = Deno.UnsafePointer.create(out[0]!)!;
+    this.#generation++;
+    const wasCurrent = current === this;
+    current = undefined;
+    if (wasCurrent) this.setCurrent();
+  }
+
+  /** Releases cudeno's hold on the primary context. Idempotent; never throws. */
+  release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    if (current === this) {
+      init().cuCtxSetCurrent(null);
+      current = undefined;
+    }
+    init().cuDevicePrimaryCtxRelease_v2(this.device.unsafeHandle);
+    primaries.delete(this.device.ordinal);
+  }
+
+  /** Same as {@link release}. */
+  [Symbol.dispose](): void {
+    this.release();
+  }
+}
+
+/**
+ * Retains `device`'s primary context and makes it current (PyCUDA's `make_context`, but on the shared
+ * primary context, so there is no context stack to unwind at exit).
+ *
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * const ctx = cuda.primaryContext(new cuda.Device(0));
+ * ctx.setCurrent();
+ * ```
+ */
+export function primaryContext(device: Device): Context {
+  return Context.primary(device);
+}
+
+/**
+ * The current context, or a clear error saying how to get one.
+ *
+ * @throws {CudaError} `CUDA_ERROR_INVALID_CONTEXT`, with a hint, when no context is current.
+ */
+export function requireContext(what: string): Context {
+  if (current === undefined) throw new CudaError(201, what);
+  return current;
+}
+
+/**
+ * Makes device `ordinal`'s primary context current, retaining it first; returns it. The switch for
+ * programs that drive several GPUs.
+ *
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * cuda.useDevice(0);
+ * const buf = cuda.memAlloc(1024); // on device 0
+ * ```
+ */
+export function useDevice(ordinal: number): Context {
+  const ctx = Context.primary(new Device(ordinal));
+  ctx.setCurrent();
+  return ctx;
+}
+
+/**
+ * Waits for all work in the current context to finish (PyCUDA's `Context.synchronize()`).
+ *
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * import "@cudeno/cudeno/autoinit";
+ * cuda.synchronize();
+ * ```
+ */
+export function synchronize(): void {
+  requireContext("cuCtxSynchronize").synchronize();
+}
+
+/**
+ * Resets the current device's primary context after a fault (`CUDA_ERROR_ILLEGAL_ADDRESS` and the
+ * like leave a context unusable). Everything allocated before is gone; new allocations, modules and
+ * launches work again.
+ *
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * try {
+ *   cuda.synchronize();
+ * } catch (e) {
+ *   if (e instanceof cuda.CudaError && e.contextLost) cuda.resetDevice();
+ * }
+ * ```
+ */
+export function resetDevice(): void {
+  requireContext("resetDevice()").reset();
+}

@@ -1,0 +1,523 @@
+/**
+ * Device memory and copies: `memAlloc`, `memcpyHtoD`/`DtoH`/`DtoD` (and their `Async` forms on a
+ * stream), `memset*`, `memGetInfo`, and page-locked host memory.
+ *
+ * @module
+ */
+
+import { init } from "./driver.ts";
+import { quietly, safeRegistry } from "../kernel/cleanup.ts";
+import { checkCuda, CudaError } from "./errors.ts";
+import { type Context, requireContext } from "./context.ts";
+import type { Stream } from "./stream.ts";
+import { holdForDefaultStream } from "./holds.ts";
+import { type DType, DTYPES, type HostArrayOf } from "../kernel/dtype.ts";
+
+/**
+ * Objects that stand for device memory (GPU arrays, views) expose it under this key: a function
+ * returning the device address and the bytes available from it.
+ */
+export const devicePointer: unique symbol = Symbol.for("cudeno.cuda.devicePointer");
+
+/** Anything with a device address under {@link devicePointer}. */
+export interface DevicePointerLike {
+  /** The device address and the bytes available from it. */
+  [devicePointer](): { readonly ptr: bigint; readonly size: number };
+}
+
+/** What copies and launches accept as device memory: an allocation, a raw address, or a {@link DevicePointerLike}. */
+export type DeviceTarget = DeviceAllocation | DevicePointerLike | bigint;
+
+interface Held {
+  readonly ptr: bigint;
+  readonly ctx: Context;
+  readonly generation: number;
+}
+
+function freeHeld(held: Held): void {
+  if (held.ctx.released || held.ctx.generation !== held.generation) return; // gone with its context
+  held.ctx.run(() => init().cuMemFree_v2(held.ptr));
+}
+
+const allocations = safeRegistry<Held>(freeHeld);
+
+function formatBytes(bytes: number | bigint): string {
+  const n = Number(bytes);
+  if (n >= 2 ** 30) return `${(n / 2 ** 30).toFixed(2)} GiB`;
+  if (n >= 2 ** 20) return `${(n / 2 ** 20).toFixed(2)} MiB`;
+  if (n >= 2 ** 10) return `${(n / 2 ** 10).toFixed(2)} KiB`;
+  return `${n} B`;
+}
+
+/**
+ * Memory on the device (PyCUDA's `DeviceAllocation`). Free it with `free()`, a `using` declaration,
+ * or let the garbage collector return it.
+ *
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * import "@cudeno/cudeno/autoinit";
+ * using buf = cuda.memAlloc(1024);
+ * console.log(buf.ptr, buf.size);
+ * ```
+ */
+export class DeviceAllocation {
+  /** Bytes allocated. */
+  readonly size: number;
+  readonly #ptr: bigint;
+  readonly #held: Held;
+  #freed = false;
+
+  /** Use {@link memAlloc}. */
+  constructor(ptr: bigint, size: number, ctx: Context) {
+    this.#ptr = ptr;
+    this.size = size;
+    this.#held = { ptr, ctx, generation: ctx.generation };
+    allocations.register(this, this.#held, this);
+  }
+
+  /**
+   * The device address.
+   *
+   * @throws {TypeError} when the allocation was freed or its context was reset.
+   */
+  get ptr(): bigint {
+    if (this.#freed || this.#held.ctx.generation !== this.#held.generation) this.#throwGone();
+    return this.#ptr;
+  }
+
+  /** Whether `free()` was called (or the context was reset since). */
+  get freed(): boolean {
+    return this.#freed || this.#held.ctx.generation !== this.#held.generation || this.#held.ctx.released;
+  }
+
+  #throwGone(): never {
+    const why = this.#freed ? "was freed" : "belonged to a context that was reset";
+    throw new TypeError(
+      `Cannot use a DeviceAllocation of ${formatBytes(this.size)}: it ${why}; allocate a new one`,
+    );
+  }
+
+  /** Returns the memory to the driver. Idempotent; never throws. */
+  free(): void {
+    if (this.#freed) return;
+    this.#freed = true;
+    allocations.unregister(this);
+    quietly(() => freeHeld(this.#held));
+  }
+
+  /** Same as {@link free}. */
+  [Symbol.dispose](): void {
+    this.free();
+  }
+
+  /** The address and size, so an allocation can stand wherever device memory is expected. */
+  [devicePointer](): { readonly ptr: bigint; readonly size: number } {
+    return { ptr: this.ptr, size: this.size };
+  }
+
+  /** `DeviceAllocation(0x7f..., 1.00 KiB)`. */
+  toString(): string {
+    return `DeviceAllocation(0x${this.#ptr.toString(16)}, ${formatBytes(this.size)}${
+      this.#freed ? ", freed" : ""
+    })`;
+  }
+}
+
+/**
+ * Reads a device target into its address and, where known, its size in bytes.
+ *
+ * @throws {TypeError} for anything that is not device memory.
+ */
+export function resolveDevice(target: unknown, what: string): { ptr: bigint; size: number | undefined } {
+  if (target instanceof DeviceAllocation) return { ptr: target.ptr, size: target.size };
+  if (typeof target === "bigint") return { ptr: target, size: undefined };
+  if (target !== null && typeof target === "object" && devicePointer in target) {
+    return (target as DevicePointerLike)[devicePointer]();
+  }
+  throw new TypeError(
+    `Cannot use ${describeValue(target)} as ${what}: pass a DeviceAllocation, a GPUArray or a bigint address`,
+  );
+}
+
+function describeValue(v: unknown): string {
+  if (v === null || v === undefined) return String(v);
+  if (typeof v === "object") return `a ${v.constructor?.name ?? "object"}`;
+  return `a ${typeof v}`;
+}
+
+function toSize(bytes: number | bigint, what: string): number {
+  const n = typeof bytes === "bigint" ? Number(bytes) : bytes;
+  if (!Number.isSafeInteger(n) || n < 0) {
+    throw new RangeError(`Cannot ${what} ${bytes} bytes: give a non-negative integer byte count`);
+  }
+  return n;
+}
+
+/**
+ * Free and total device memory of the current context's device, in bytes (PyCUDA's `mem_get_info`).
+ *
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * import "@cudeno/cudeno/autoinit";
+ * const { free, total } = cuda.memGetInfo();
+ * ```
+ */
+export function memGetInfo(): { free: bigint; total: bigint } {
+  requireContext("cuMemGetInfo_v2");
+  const free = new BigUint64Array(1);
+  const total = new BigUint64Array(1);
+  checkCuda(init().cuMemGetInfo_v2(free, total), "cuMemGetInfo_v2");
+  return { free: free[0]!, total: total[0]! };
+}
+
+/**
+ * Allocates `bytes` of device memory in the current context (PyCUDA's `mem_alloc`).
+ *
+ * @throws {RangeError} for a size that is not a positive integer.
+ * @throws {CudaError} `CUDA_ERROR_OUT_OF_MEMORY` naming the size asked for and the memory free.
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * import "@cudeno/cudeno/autoinit";
+ * const a = new Float32Array(1024);
+ * const aGpu = cuda.memAlloc(a.byteLength);
+ * cuda.memcpyHtoD(aGpu, a);
+ * ```
+ */
+export function memAlloc(bytes: number | bigint): DeviceAllocation {
+  const size = toSize(bytes, "allocate");
+  if (size === 0) throw new RangeError("Cannot allocate 0 bytes: memAlloc() needs a size of at least 1 byte");
+  const ctx = requireContext("cuMemAlloc_v2");
+  const out = new BigUint64Array(1);
+  const code = init().cuMemAlloc_v2(out, BigInt(size));
+  if (code === 2) {
+    const { free, total } = memGetInfo();
+    throw new CudaError(
+      code,
+      "cuMemAlloc_v2",
+      `: asked for ${formatBytes(size)} (${size} bytes) with ${formatBytes(free)} free of ${
+        formatBytes(total)
+      }`,
+    );
+  }
+  checkCuda(code, "cuMemAlloc_v2");
+  return new DeviceAllocation(out[0]!, size, ctx);
+}
+
+function checkFits(bytes: number, target: { size: number | undefined }, what: string): void {
+  if (target.size !== undefined && bytes > target.size) {
+    throw new RangeError(
+      `Cannot ${what}: ${bytes} bytes do not fit in a device allocation of ${target.size} bytes`,
+    );
+  }
+}
+
+function streamHandle(stream: Stream | undefined): Deno.PointerValue {
+  return stream === undefined ? null : stream.unsafeHandle;
+}
+
+/**
+ * Copies all of `src` from the host to the device (PyCUDA's `memcpy_htod`).
+ *
+ * @throws {RangeError} when `src` is larger than the allocation.
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * import "@cudeno/cudeno/autoinit";
+ * const dst = cuda.memAlloc(16);
+ * cuda.memcpyHtoD(dst, new Float32Array([1, 2, 3, 4]));
+ * ```
+ */
+export function memcpyHtoD(dst: DeviceTarget, src: ArrayBufferView): void {
+  const d = resolveDevice(dst, "the destination of memcpyHtoD()");
+  checkFits(src.byteLength, d, "memcpyHtoD()");
+  if (src.byteLength === 0) return;
+  checkCuda(init().cuMemcpyHtoD_v2(d.ptr, src, BigInt(src.byteLength)), "cuMemcpyHtoD_v2");
+}
+
+/**
+ * Copies `dst.byteLength` bytes from the device into `dst` (PyCUDA's `memcpy_dtoh`).
+ *
+ * @throws {RangeError} when `dst` is larger than the allocation.
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * import "@cudeno/cudeno/autoinit";
+ * const src = cuda.memAlloc(16);
+ * const out = new Float32Array(4);
+ * cuda.memcpyDtoH(out, src);
+ * ```
+ */
+export function memcpyDtoH(dst: ArrayBufferView, src: DeviceTarget): void {
+  const s = resolveDevice(src, "the source of memcpyDtoH()");
+  checkFits(dst.byteLength, s, "memcpyDtoH()");
+  if (dst.byteLength === 0) return;
+  checkCuda(init().cuMemcpyDtoH_v2(dst, s.ptr, BigInt(dst.byteLength)), "cuMemcpyDtoH_v2");
+}
+
+/**
+ * Copies `bytes` (default: all of the smaller side) from one device buffer to another.
+ *
+ * @throws {RangeError} when `bytes` exceeds either allocation.
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * import "@cudeno/cudeno/autoinit";
+ * const a = cuda.memAlloc(64), b = cuda.memAlloc(64);
+ * cuda.memcpyDtoD(b, a);
+ * ```
+ */
+export function memcpyDtoD(dst: DeviceTarget, src: DeviceTarget, bytes?: number): void {
+  const n = copyBytes(dst, src, bytes, "memcpyDtoD()");
+  if (n.bytes === 0) return;
+  checkCuda(init().cuMemcpyDtoD_v2(n.dst, n.src, BigInt(n.bytes)), "cuMemcpyDtoD_v2");
+}
+
+function copyBytes(
+  dst: DeviceTarget,
+  src: DeviceTarget,
+  bytes: number | undefined,
+  what: string,
+): { dst: bigint; src: bigint; bytes: number } {
+  const d = resolveDevice(dst, `the destination of ${what}`);
+  const s = resolveDevice(src, `the source of ${what}`);
+  const known = [d.size, s.size].filter((x) => x !== undefined);
+  const n = bytes ?? (known.length > 0 ? Math.min(...known) : undefined);
+  if (n === undefined) throw new TypeError(`Cannot ${what} between raw addresses: give the byte count`);
+  toSize(n, "copy");
+  checkFits(n, d, what);
+  checkFits(n, s, what);
+  return { dst: d.ptr, src: s.ptr, bytes: n };
+}
+
+/**
+ * Queues a host-to-device copy on `stream` (PyCUDA's `memcpy_htod_async`). `src` is kept alive until
+ * the stream has finished with it; for a truly asynchronous copy, `src` must be page-locked
+ * (see {@link pagelockedEmpty}), otherwise the driver copies synchronously.
+ *
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * import "@cudeno/cudeno/autoinit";
+ * const stream = new cuda.Stream();
+ * const host = cuda.pagelockedEmpty(1024, "float32");
+ * const dev = cuda.memAlloc(host.array.byteLength);
+ * cuda.memcpyHtoDAsync(dev, host.array, stream);
+ * await stream.completed();
+ * ```
+ */
+export function memcpyHtoDAsync(dst: DeviceTarget, src: ArrayBufferView, stream?: Stream): void {
+  const d = resolveDevice(dst, "the destination of memcpyHtoDAsync()");
+  checkFits(src.byteLength, d, "memcpyHtoDAsync()");
+  if (src.byteLength === 0) return;
+  checkCuda(
+    init().cuMemcpyHtoDAsync_v2(d.ptr, src, BigInt(src.byteLength), streamHandle(stream)),
+    "cuMemcpyHtoDAsync_v2",
+  );
+  keepAlive(stream, src);
+}
+
+/**
+ * Queues a device-to-host copy into `dst` on `stream` (PyCUDA's `memcpy_dtoh_async`). Read `dst` only
+ * after the stream completes; it is kept alive until then.
+ *
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * import "@cudeno/cudeno/autoinit";
+ * const stream = new cuda.Stream();
+ * const dev = cuda.memAlloc(4096);
+ * const host = cuda.pagelockedEmpty(1024, "float32");
+ * cuda.memcpyDtoHAsync(host.array, dev, stream);
+ * await stream.completed();
+ * ```
+ */
+export function memcpyDtoHAsync(dst: ArrayBufferView, src: DeviceTarget, stream?: Stream): void {
+  const s = resolveDevice(src, "the source of memcpyDtoHAsync()");
+  checkFits(dst.byteLength, s, "memcpyDtoHAsync()");
+  if (dst.byteLength === 0) return;
+  checkCuda(
+    init().cuMemcpyDtoHAsync_v2(dst, s.ptr, BigInt(dst.byteLength), streamHandle(stream)),
+    "cuMemcpyDtoHAsync_v2",
+  );
+  keepAlive(stream, dst);
+}
+
+/**
+ * Queues a device-to-device copy on `stream`.
+ *
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * import "@cudeno/cudeno/autoinit";
+ * const a = cuda.memAlloc(64), b = cuda.memAlloc(64);
+ * cuda.memcpyDtoDAsync(b, a, 64);
+ * ```
+ */
+export function memcpyDtoDAsync(dst: DeviceTarget, src: DeviceTarget, bytes?: number, stream?: Stream): void {
+  const n = copyBytes(dst, src, bytes, "memcpyDtoDAsync()");
+  if (n.bytes === 0) return;
+  checkCuda(
+    init().cuMemcpyDtoDAsync_v2(n.dst, n.src, BigInt(n.bytes), streamHandle(stream)),
+    "cuMemcpyDtoDAsync_v2",
+  );
+}
+
+function keepAlive(stream: Stream | undefined, value: unknown): void {
+  if (stream === undefined) holdForDefaultStream(value);
+  else stream.hold(value);
+}
+
+type MemsetWidth = 8 | 16 | 32;
+const MEMSET_LIMIT: Record<MemsetWidth, number> = { 8: 0xff, 16: 0xffff, 32: 0xffffffff };
+
+function memsetArgs(dst: DeviceTarget, value: number, count: number, width: MemsetWidth): bigint {
+  const d = resolveDevice(dst, `the destination of memsetD${width}()`);
+  if (!Number.isInteger(value) || value < 0 || value > MEMSET_LIMIT[width]) {
+    throw new RangeError(
+      `Cannot memsetD${width}() with ${value}: give an integer from 0 to ${MEMSET_LIMIT[width]}`,
+    );
+  }
+  toSize(count, "set");
+  checkFits(count * (width / 8), d, `memsetD${width}() ${count} elements`);
+  return d.ptr;
+}
+
+/**
+ * Sets `count` bytes to `value` (PyCUDA's `memset_d8`); with a stream, queues it there.
+ *
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * import "@cudeno/cudeno/autoinit";
+ * const buf = cuda.memAlloc(256);
+ * cuda.memsetD8(buf, 0, 256);
+ * ```
+ */
+export function memsetD8(dst: DeviceTarget, value: number, count: number, stream?: Stream): void {
+  const ptr = memsetArgs(dst, value, count, 8);
+  if (stream === undefined) checkCuda(init().cuMemsetD8_v2(ptr, value, BigInt(count)), "cuMemsetD8_v2");
+  else checkCuda(init().cuMemsetD8Async(ptr, value, BigInt(count), stream.unsafeHandle), "cuMemsetD8Async");
+}
+
+/**
+ * Sets `count` 16-bit words to `value` (PyCUDA's `memset_d16`); with a stream, queues it there.
+ *
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * import "@cudeno/cudeno/autoinit";
+ * const buf = cuda.memAlloc(256);
+ * cuda.memsetD16(buf, 0x3c00, 128); // 1.0 in float16
+ * ```
+ */
+export function memsetD16(dst: DeviceTarget, value: number, count: number, stream?: Stream): void {
+  const ptr = memsetArgs(dst, value, count, 16);
+  if (stream === undefined) checkCuda(init().cuMemsetD16_v2(ptr, value, BigInt(count)), "cuMemsetD16_v2");
+  else checkCuda(init().cuMemsetD16Async(ptr, value, BigInt(count), stream.unsafeHandle), "cuMemsetD16Async");
+}
+
+/**
+ * Sets `count` 32-bit words to `value` (PyCUDA's `memset_d32`); with a stream, queues it there.
+ *
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * import "@cudeno/cudeno/autoinit";
+ * const buf = cuda.memAlloc(256);
+ * cuda.memsetD32(buf, 0x3f800000, 64); // 1.0f
+ * ```
+ */
+export function memsetD32(dst: DeviceTarget, value: number, count: number, stream?: Stream): void {
+  const ptr = memsetArgs(dst, value, count, 32);
+  if (stream === undefined) checkCuda(init().cuMemsetD32_v2(ptr, value, BigInt(count)), "cuMemsetD32_v2");
+  else checkCuda(init().cuMemsetD32Async(ptr, value, BigInt(count), stream.unsafeHandle), "cuMemsetD32Async");
+}
+
+interface PinnedHeld {
+  readonly ptr: Deno.PointerObject;
+  readonly ctx: Context;
+  readonly generation: number;
+}
+
+function freePinned(held: PinnedHeld): void {
+  if (held.ctx.released || held.ctx.generation !== held.generation) return;
+  held.ctx.run(() => init().cuMemFreeHost(held.ptr));
+}
+
+const pinnedArrays = safeRegistry<PinnedHeld>(freePinned);
+
+/**
+ * Page-locked ("pinned") host memory viewed as a typed array: copies from and to it run at full
+ * PCIe speed and can be truly asynchronous.
+ *
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * import "@cudeno/cudeno/autoinit";
+ * using pinned = cuda.pagelockedEmpty(1 << 20, "float32");
+ * pinned.array.fill(1);
+ * ```
+ */
+export class PagelockedArray<D extends DType = "float32"> {
+  /** The element type. */
+  readonly dtype: D;
+  #array: HostArrayOf[D];
+  readonly #held: PinnedHeld;
+  #freed = false;
+
+  /** Use {@link pagelockedEmpty}. */
+  constructor(ptr: Deno.PointerObject, length: number, dtype: D, ctx: Context) {
+    this.dtype = dtype;
+    const info = DTYPES[dtype];
+    const buffer = Deno.UnsafePointerView.getArrayBuffer(ptr, Math.max(1, length * info.size));
+    this.#array = new info.array(buffer, 0, length) as HostArrayOf[D];
+    this.#held = { ptr, ctx, generation: ctx.generation };
+    pinnedArrays.register(this, this.#held, this);
+  }
+
+  /** The memory as a typed array (detached, length 0, once freed). */
+  get array(): HostArrayOf[D] {
+    return this.#array;
+  }
+
+  /** Returns the memory to the driver and detaches {@link array}, so no stale view can touch it. */
+  free(): void {
+    if (this.#freed) return;
+    this.#freed = true;
+    pinnedArrays.unregister(this);
+    (this.#array.buffer as ArrayBuffer).transfer(0);
+    quietly(() => freePinned(this.#held));
+  }
+
+  /** Same as {@link free}. */
+  [Symbol.dispose](): void {
+    this.free();
+  }
+}
+
+/**
+ * Allocates `length` elements of page-locked host memory (PyCUDA's `pagelocked_empty`).
+ *
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * import "@cudeno/cudeno/autoinit";
+ * const pinned = cuda.pagelockedEmpty(1024, "float64");
+ * pinned.array[0] = Math.PI;
+ * pinned.free();
+ * ```
+ */
+export function pagelockedEmpty<D extends DType = "float32">(length: number, dtype?: D): PagelockedArray<D> {
+  const type = (dtype ?? "float32") as D;
+  if (!Object.hasOwn(DTYPES, type)) {
+    throw new TypeError(`Cannot allocate pinned memory of dtype "${type}": unknown dtype`);
+  }
+  const bytes = toSize(length, "allocate") * DTYPES[type].size;
+  const ctx = requireContext("cuMemAllocHost_v2");
+  const out = new BigUint64Array(1);
+  checkCuda(init().cuMemAllocHost_v2(out, BigInt(Math.max(1, bytes))), "cuMemAllocHost_v2");
+  return new PagelockedArray(Deno.UnsafePointer.create(out[0]!)!, length, type, ctx);
+}

@@ -1,0 +1,64 @@
+/**
+ * The PyCUDA-shaped core: devices, contexts, memory, streams, events, NVRTC-compiled modules and
+ * launches, over the CUDA driver API through Deno FFI. Nothing is loaded until first use.
+ *
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * import "@cudeno/cudeno/autoinit";
+ * const a = Float32Array.from({ length: 16 }, () => Math.random());
+ * const aGpu = cuda.memAlloc(a.byteLength);
+ * cuda.memcpyHtoD(aGpu, a);
+ * const mod = new cuda.SourceModule(`__global__ void twice(float *a) { a[threadIdx.x] *= 2; }`);
+ * mod.getFunction("twice")(aGpu, { block: 16 });
+ * cuda.memcpyDtoH(a, aGpu);
+ * ```
+ *
+ * @module
+ */
+
+export { driverVersion, init, isAvailable, unavailableReason } from "./driver.ts";
+export { checkCuda, CudaError } from "./errors.ts";
+export { Device, DEVICE_ATTRIBUTES, type DeviceAttributeName } from "./device.ts";
+export { Context, primaryContext, resetDevice, synchronize, useDevice } from "./context.ts";
+export {
+  DeviceAllocation,
+  devicePointer,
+  type DevicePointerLike,
+  type DeviceTarget,
+  memAlloc,
+  memcpyDtoD,
+  memcpyDtoDAsync,
+  memcpyDtoH,
+  memcpyDtoHAsync,
+  memcpyHtoD,
+  memcpyHtoDAsync,
+  memGetInfo,
+  memsetD16,
+  memsetD32,
+  memsetD8,
+  PagelockedArray,
+  pagelockedEmpty,
+} from "./memory.ts";
+export { Stream, type StreamOptions } from "./stream.ts";
+export { Event, type EventOptions } from "./event.ts";
+export {
+  clearMemoryCache,
+  compile,
+  compileAsync,
+  type CompiledCode,
+  CompileError,
+  type CompileOptions,
+  defaultArch,
+  NvrtcError,
+  nvrtcSupportedArchs,
+  nvrtcVersion,
+} from "./compiler.ts";
+export { type DeviceGlobal, Module, SourceModule } from "./module.ts";
+export type { FunctionAttributes, KernelFunction, LaunchConfig } from "./function.ts";
+export { HostArgument, In, InOut, Out } from "./inout.ts";
+export { LibraryNotFoundError } from "../../ffi/load.ts";
+export { parseKernels, parseParameterList } from "../kernel/signature.ts";
+export type { KernelParam, KernelSignature } from "../kernel/signature.ts";
+export { ArgumentBlock } from "../kernel/args.ts";
+export { CompileCache } from "../kernel/cache.ts";

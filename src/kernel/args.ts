@@ -1,0 +1,259 @@
+/**
+ * Kernel argument blocks: one buffer per kernel, laid out once from the parsed signature, into which
+ * each launch writes its values in place. CUDA receives an array of pointers into it
+ * (`kernelParams`); OpenCL receives one pointer per `clSetKernelArg`. A launch allocates nothing.
+ *
+ * @module
+ */
+
+import type { DType } from "./dtype.ts";
+import type { KernelParam } from "./signature.ts";
+
+/** Turns whatever a pointer argument may be (an allocation, a buffer, a bigint address) into its 64-bit value. */
+export type PointerResolver = (value: unknown, param: KernelParam, kernel: string) => bigint;
+
+/** Writes one argument's value at its offset, checking that it fits the declared type. */
+type SlotWriter = (
+  view: DataView,
+  offset: number,
+  value: unknown,
+  param: KernelParam,
+  kernel: string,
+) => void;
+
+const SCALAR_SIZES: Record<DType, number> = {
+  float32: 4,
+  float64: 8,
+  float16: 2,
+  bfloat16: 2,
+  int8: 1,
+  uint8: 1,
+  int16: 2,
+  uint16: 2,
+  int32: 4,
+  uint32: 4,
+  int64: 8,
+  uint64: 8,
+  bool: 1,
+};
+
+function describe(param: KernelParam, kernel: string): string {
+  return `${kernel}() parameter ${param.index + 1} (${param.text} ${param.name})`;
+}
+
+function shown(value: unknown): string {
+  if (typeof value === "bigint") return `${value}n`;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (value === null) return "null";
+  if (typeof value === "object") return `a ${value.constructor?.name ?? "object"}`;
+  return `a ${typeof value}`;
+}
+
+function integerWriter(bits: 8 | 16 | 32, signed: boolean): SlotWriter {
+  const min = signed ? -(2 ** (bits - 1)) : 0;
+  const max = signed ? 2 ** (bits - 1) - 1 : 2 ** bits - 1;
+  return (view, offset, value, param, kernel) => {
+    const v = typeof value === "bigint" ? Number(value) : value;
+    if (typeof v !== "number" || !Number.isInteger(v)) {
+      throw new TypeError(`Cannot pass ${shown(value)} to ${describe(param, kernel)}: it needs an integer`);
+    }
+    if (v < min || v > max) {
+      throw new RangeError(
+        `Cannot pass ${shown(value)} to ${describe(param, kernel)}: it holds ${min} to ${max}`,
+      );
+    }
+    if (bits === 8) view.setUint8(offset, v & 0xff);
+    else if (bits === 16) view.setUint16(offset, v & 0xffff, true);
+    else view.setUint32(offset, v >>> 0, true);
+  };
+}
+
+function int64Writer(signed: boolean): SlotWriter {
+  const min = signed ? -(2n ** 63n) : 0n;
+  const max = signed ? 2n ** 63n - 1n : 2n ** 64n - 1n;
+  return (view, offset, value, param, kernel) => {
+    let v: bigint;
+    if (typeof value === "bigint") v = value;
+    else if (typeof value === "number" && Number.isSafeInteger(value)) v = BigInt(value);
+    else {
+      throw new TypeError(
+        `Cannot pass ${shown(value)} to ${describe(param, kernel)}: it needs a bigint or a safe integer`,
+      );
+    }
+    if (v < min || v > max) {
+      throw new RangeError(
+        `Cannot pass ${shown(value)} to ${describe(param, kernel)}: it holds ${min} to ${max}`,
+      );
+    }
+    view.setBigUint64(offset, BigInt.asUintN(64, v), true);
+  };
+}
+
+function floatWriter(set: (view: DataView, offset: number, v: number) => void): SlotWriter {
+  return (view, offset, value, param, kernel) => {
+    if (typeof value !== "number") {
+      throw new TypeError(`Cannot pass ${shown(value)} to ${describe(param, kernel)}: it needs a number`);
+    }
+    set(view, offset, value);
+  };
+}
+
+/** Rounds a number to the nearest bfloat16 (ties to even) and returns its bits. */
+export function toBfloat16Bits(value: number): number {
+  const f = new Float32Array([value]);
+  const u = new Uint32Array(f.buffer)[0]!;
+  if (Number.isNaN(value)) return 0x7fc0;
+  return ((u + 0x7fff + ((u >>> 16) & 1)) >>> 16) & 0xffff;
+}
+
+const WRITERS: Record<DType, SlotWriter> = {
+  float32: floatWriter((view, offset, v) => view.setFloat32(offset, v, true)),
+  float64: floatWriter((view, offset, v) => view.setFloat64(offset, v, true)),
+  float16: floatWriter((view, offset, v) => view.setFloat16(offset, v, true)),
+  bfloat16: floatWriter((view, offset, v) => view.setUint16(offset, toBfloat16Bits(v), true)),
+  int8: integerWriter(8, true),
+  uint8: integerWriter(8, false),
+  int16: integerWriter(16, true),
+  uint16: integerWriter(16, false),
+  int32: integerWriter(32, true),
+  uint32: integerWriter(32, false),
+  int64: int64Writer(true),
+  uint64: int64Writer(false),
+  bool: (view, offset, value, param, kernel) => {
+    if (typeof value !== "boolean" && value !== 0 && value !== 1) {
+      throw new TypeError(
+        `Cannot pass ${shown(value)} to ${describe(param, kernel)}: it needs true, false, 0 or 1`,
+      );
+    }
+    view.setUint8(offset, value ? 1 : 0);
+  },
+};
+
+function pointerWriter(resolve: PointerResolver): SlotWriter {
+  return (view, offset, value, param, kernel) =>
+    view.setBigUint64(offset, resolve(value, param, kernel), true);
+}
+
+/** How a parameter is passed. */
+export type SlotKind = "pointer" | "scalar" | "local";
+
+/** One parameter's place in the block. */
+export interface ArgumentSlot {
+  /** The parameter. */
+  readonly param: KernelParam;
+  /** How it is passed: a device pointer, a scalar by value, or (OpenCL) a `__local` size. */
+  readonly kind: SlotKind;
+  /** Byte offset in the block. */
+  readonly offset: number;
+  /** Bytes the value occupies. */
+  readonly size: number;
+}
+
+/**
+ * The argument block of one kernel, laid out once and rewritten in place by each launch.
+ *
+ * @example
+ * ```ts
+ * import { ArgumentBlock, parseParameterList } from "@cudeno/cudeno/cuda";
+ * const block = new ArgumentBlock("scale", parseParameterList("float *x, float a, int n", "cuda"), () => 0n);
+ * block.write(1, 2.5);
+ * block.write(2, 1024);
+ * console.log(block.view.getFloat32(8, true)); // 2.5
+ * ```
+ */
+export class ArgumentBlock {
+  /** The kernel's name, for messages. */
+  readonly kernel: string;
+  /** The parameters' slots, in order. */
+  readonly slots: readonly ArgumentSlot[];
+  /** The values, at their natural alignments. */
+  readonly storage: ArrayBuffer;
+  /** A view over {@link storage} for writing values. */
+  readonly view: DataView;
+  /** The address of {@link storage}, fixed for the block's life. */
+  readonly address: bigint;
+  /** `void *kernelParams[]`: the address of each slot's value, as CUDA's cuLaunchKernel takes them. */
+  readonly addresses: BigUint64Array;
+  #writers: SlotWriter[];
+
+  /**
+   * Lays out the block for `params`.
+   *
+   * @throws {TypeError} for a parameter whose type cannot be passed (an unknown struct by value).
+   */
+  constructor(kernel: string, params: readonly KernelParam[], resolvePointer: PointerResolver) {
+    this.kernel = kernel;
+    const slots: ArgumentSlot[] = [];
+    this.#writers = [];
+    let offset = 0;
+    for (const param of params) {
+      let kind: SlotKind;
+      let size: number;
+      if (param.pointer && param.addressSpace === "local") {
+        kind = "local";
+        size = 8;
+        this.#writers.push(pointerWriter(localSize));
+      } else if (param.pointer) {
+        kind = "pointer";
+        size = 8;
+        this.#writers.push(pointerWriter(resolvePointer));
+      } else if (param.dtype !== undefined) {
+        kind = "scalar";
+        size = SCALAR_SIZES[param.dtype];
+        this.#writers.push(WRITERS[param.dtype]);
+      } else {
+        throw new TypeError(
+          `Cannot pass ${
+            describe(param, kernel)
+          }: type "${param.base}" by value is not supported; pass a pointer, or a scalar type`,
+        );
+      }
+      offset = Math.ceil(offset / size) * size;
+      slots.push({ param, kind, offset, size });
+      offset += size;
+    }
+    this.slots = slots;
+    this.storage = new ArrayBuffer(Math.max(8, Math.ceil(offset / 8) * 8));
+    this.view = new DataView(this.storage);
+    this.address = Deno.UnsafePointer.value(Deno.UnsafePointer.of(this.storage));
+    this.addresses = new BigUint64Array(slots.map((s) => this.address + BigInt(s.offset)));
+  }
+
+  /** Writes argument `index`, checking it against the declared type. */
+  write(index: number, value: unknown): void {
+    this.#writers[index]!(this.view, this.slots[index]!.offset, value, this.slots[index]!.param, this.kernel);
+  }
+}
+
+/** The value given for an OpenCL `__local` parameter: the number of bytes to reserve per work-group. */
+export class LocalMemory {
+  /** Bytes reserved for each work-group. */
+  readonly size: number;
+
+  /**
+   * Reserves `size` bytes of local memory per work-group, like PyOpenCL's `cl.LocalMemory`.
+   *
+   * @example
+   * ```ts
+   * import { LocalMemory } from "@cudeno/cudeno/opencl";
+   * const scratch = new LocalMemory(256 * 4); // pass where the kernel declares `__local float *tmp`
+   * ```
+   */
+  constructor(size: number) {
+    if (!Number.isInteger(size) || size <= 0) {
+      throw new RangeError(
+        `Cannot reserve local memory of ${size} bytes: give a positive integer byte count`,
+      );
+    }
+    this.size = size;
+  }
+}
+
+function localSize(value: unknown, param: KernelParam, kernel: string): bigint {
+  if (value instanceof LocalMemory) return BigInt(value.size);
+  throw new TypeError(
+    `Cannot pass ${shown(value)} to ${
+      describe(param, kernel)
+    }: a __local parameter takes a LocalMemory(bytes)`,
+  );
+}

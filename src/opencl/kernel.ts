@@ -1,0 +1,236 @@
+/**
+ * OpenCL kernel launches: `kernel(queue, globalSize, localSize, ...args)`, packing each argument by
+ * the kernel's declared type (`int`, `uint`, `long`, `float`, `double`, `char`, `short`, `__global`
+ * pointers, `__local` sizes). Arguments unchanged since the last launch are not set again.
+ *
+ * @module
+ */
+
+import { libopencl } from "../../ffi/opencl.ts";
+import { checkCL, OpenCLError } from "./errors.ts";
+import { type InfoQuery, infoU32, infoU64 } from "./info.ts";
+import { Event } from "./event.ts";
+import { CommandQueue } from "./queue.ts";
+import { toBuffer } from "./buffer.ts";
+import type { Program } from "./program.ts";
+import type { Device } from "./platform.ts";
+import { ArgumentBlock } from "../kernel/args.ts";
+import type { Dim3 } from "../kernel/dims.ts";
+import { readDim3 } from "../kernel/dims.ts";
+import { fixedArity } from "../kernel/fixed_arity.ts";
+import type { KernelParam, KernelSignature } from "../kernel/signature.ts";
+import { quietly, safeRegistry } from "../kernel/cleanup.ts";
+
+const CL_KERNEL_NUM_ARGS = 0x1191;
+const CL_KERNEL_WORK_GROUP_SIZE = 0x11b0;
+const CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE = 0x11b3;
+const CL_KERNEL_LOCAL_MEM_SIZE = 0x11b2;
+
+const kernels = safeRegistry<Deno.PointerObject>((handle) => libopencl.get().clReleaseKernel(handle));
+
+/** What the device says about running one kernel. */
+export interface KernelWorkGroupInfo {
+  /** Most work-items per work-group for this kernel. */
+  readonly workGroupSize: number;
+  /** Work-group sizes should be multiples of this (the warp or SIMD width). */
+  readonly preferredMultiple: number;
+  /** Local memory the kernel uses, bytes. */
+  readonly localMemory: bigint;
+}
+
+/**
+ * A built kernel (PyOpenCL's `cl.Kernel`), called as `kernel(queue, globalSize, localSize, ...args)`:
+ * sizes as a number or 1–3 numbers (work-items, not groups), `localSize` null to let the driver choose.
+ * It returns the launch's {@link Event}.
+ *
+ * @example
+ * ```ts
+ * import * as cl from "@cudeno/cudeno/opencl";
+ * const ctx = cl.createSomeContext();
+ * const queue = new cl.CommandQueue(ctx);
+ * const prg = new cl.Program(ctx, "__kernel void fill(__global float *x, float v) { x[get_global_id(0)] = v; }").build();
+ * const buf = new cl.Buffer(ctx, 1024 * 4);
+ * prg.getKernel("fill")(queue, [1024], null, buf, 1.5).wait();
+ * ```
+ */
+export interface Kernel {
+  /** Queues the kernel over `globalSize` work-items with the given arguments. */
+  (queue: CommandQueue, globalSize: Dim3, localSize: Dim3 | null | undefined, ...args: unknown[]): Event;
+  /** The kernel's name. */
+  readonly kernelName: string;
+  /** The declared parameters. */
+  readonly params: readonly KernelParam[];
+  /** The device's limits for this kernel. */
+  workGroupInfo(device?: Device): KernelWorkGroupInfo;
+  /** Releases the kernel (its program releases it too). Idempotent. */
+  release(): void;
+}
+
+function dimCount(dim: Dim3): number {
+  return typeof dim === "number" ? 1 : dim.length;
+}
+
+/** Builds the callable kernel `sig.name` of a built program. */
+export function makeKernel(program: Program, sig: KernelSignature): Kernel {
+  const lib = libopencl.get();
+  const err = new Int32Array(1);
+  const handle = lib.clCreateKernel(program.unsafeHandle, new TextEncoder().encode(sig.name + "\0"), err)!;
+  checkCL(err[0]!, "clCreateKernel", ` (kernel ${sig.name})`);
+  const holder = {};
+  kernels.register(holder, handle, holder);
+  const declared = infoU32(lib.clGetKernelInfo, handle, CL_KERNEL_NUM_ARGS, "clGetKernelInfo");
+  if (declared !== sig.params.length) {
+    throw new TypeError(
+      `Cannot prepare kernel ${sig.name}: the source declares ${sig.params.length} parameters but the built kernel has ${declared}`,
+    );
+  }
+  const name = sig.name;
+  const count = sig.params.length;
+  const block = new ArgumentBlock(
+    name,
+    sig.params,
+    (value, param, kernel) =>
+      toBuffer(value, `${kernel}() parameter ${param.index + 1} (${param.text} ${param.name})`).handleValue,
+  );
+  const pointers = block.slots.map((s) => Deno.UnsafePointer.create(block.address + BigInt(s.offset)));
+  const last: unknown[] = new Array(count).fill(undefined);
+  const dims = new Uint32Array(6);
+  const globalSize = new BigUint64Array(3);
+  const localSize = new BigUint64Array(3);
+  const eventOut = new BigUint64Array(1);
+  const limits = new Map<Deno.PointerObject, { maxGroup: number; maxItems: number[] }>();
+  let queue: CommandQueue | undefined;
+  let global: Dim3 | undefined;
+  let local: Dim3 | null | undefined;
+  let released = false;
+
+  function setArg(index: number, value: unknown): void {
+    const slot = block.slots[index]!;
+    if (value === last[index] && slot.kind !== "pointer") return;
+    block.write(index, value);
+    const code = slot.kind === "local"
+      ? lib.clSetKernelArg(handle, index, block.view.getBigUint64(slot.offset, true), null)
+      : lib.clSetKernelArg(handle, index, BigInt(slot.size), pointers[index]!);
+    if (code !== 0) {
+      last[index] = undefined;
+      throw new OpenCLError(
+        code,
+        "clSetKernelArg",
+        ` (${name}() parameter ${index + 1}, ${slot.param.text} ${slot.param.name})`,
+      );
+    }
+    last[index] = value;
+  }
+
+  function deviceLimits(device: Device): { maxGroup: number; maxItems: number[] } {
+    let l = limits.get(device.unsafeHandle);
+    if (l === undefined) {
+      l = { maxGroup: kernelInfo(device).workGroupSize, maxItems: device.maxWorkItemSizes };
+      limits.set(device.unsafeHandle, l);
+    }
+    return l;
+  }
+
+  function kernelInfo(device: Device): KernelWorkGroupInfo {
+    const query: InfoQuery = (_, param, size, value, sizeRet) =>
+      lib.clGetKernelWorkGroupInfo(handle, device.unsafeHandle, param, size, value, sizeRet);
+    return {
+      workGroupSize: Number(infoU64(query, null, CL_KERNEL_WORK_GROUP_SIZE, "clGetKernelWorkGroupInfo")),
+      preferredMultiple: Number(
+        infoU64(query, null, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, "clGetKernelWorkGroupInfo"),
+      ),
+      localMemory: infoU64(query, null, CL_KERNEL_LOCAL_MEM_SIZE, "clGetKernelWorkGroupInfo"),
+    };
+  }
+
+  function enqueue(q: CommandQueue, g: Dim3, l: Dim3 | null | undefined): Event {
+    if (released) throw new TypeError(`Cannot launch ${name}(): the kernel was released`);
+    readDim3(g, dims, 0, "globalSize", name);
+    const work = dimCount(g);
+    globalSize[0] = BigInt(dims[0]!);
+    globalSize[1] = BigInt(dims[1]!);
+    globalSize[2] = BigInt(dims[2]!);
+    let localArg: BigUint64Array | null = null;
+    if (l !== null && l !== undefined) {
+      if (dimCount(l) !== work) {
+        throw new RangeError(
+          `Cannot launch ${name}(): localSize has ${dimCount(l)} dimensions but globalSize has ${work}`,
+        );
+      }
+      readDim3(l, dims, 3, "localSize", name);
+      const lim = deviceLimits(q.device);
+      const group = dims[3]! * dims[4]! * dims[5]!;
+      if (group > lim.maxGroup) {
+        throw new RangeError(
+          `Cannot launch ${name}(): a work-group of ${group} items exceeds this kernel's limit of ${lim.maxGroup} on ${q.device.name}`,
+        );
+      }
+      for (let a = 0; a < work; a++) {
+        if (dims[3 + a]! > lim.maxItems[a]!) {
+          throw new RangeError(
+            `Cannot launch ${name}(): localSize[${a}] = ${dims[3 + a]} exceeds ${q.device.name}'s limit of ${
+              lim.maxItems[a]
+            }`,
+          );
+        }
+        if (dims[a]! % dims[3 + a]! !== 0) {
+          throw new RangeError(
+            `Cannot launch ${name}(): globalSize[${a}] = ${dims[a]} is not a multiple of localSize[${a}] = ${
+              dims[3 + a]
+            }; round the global size up`,
+          );
+        }
+      }
+      localSize[0] = BigInt(dims[3]!);
+      localSize[1] = BigInt(dims[4]!);
+      localSize[2] = BigInt(dims[5]!);
+      localArg = localSize;
+    }
+    const sequence = q.nextSequence();
+    const code = lib.clEnqueueNDRangeKernel(
+      q.unsafeHandle,
+      handle,
+      work,
+      null,
+      globalSize,
+      localArg,
+      0,
+      null,
+      eventOut,
+    );
+    checkCL(code, "clEnqueueNDRangeKernel", ` (kernel ${name})`);
+    return new Event(Deno.UnsafePointer.create(eventOut[0]!)!, q, sequence);
+  }
+
+  const call = fixedArity(count + 3, {
+    arg(index: number, value: unknown) {
+      if (index === 0) queue = value as CommandQueue;
+      else if (index === 1) global = value as Dim3;
+      else if (index === 2) local = value as Dim3 | null | undefined;
+      else setArg(index - 3, value);
+    },
+    finish(_extra: unknown, given: number) {
+      if (given !== count + 3 || !(queue instanceof CommandQueue)) {
+        throw new TypeError(
+          `Cannot launch ${name}(): call it as ${name}(queue, globalSize, localSize, ${
+            sig.params.map((p) => p.name).join(", ")
+          }); got ${given} values`,
+        );
+      }
+      return enqueue(queue, global!, local);
+    },
+  });
+  return Object.defineProperties(call, {
+    kernelName: { value: name, enumerable: true },
+    params: { value: Object.freeze([...sig.params]), enumerable: true },
+    workGroupInfo: { value: (device: Device = program.context.device) => kernelInfo(device) },
+    release: {
+      value() {
+        if (released) return;
+        released = true;
+        kernels.unregister(holder);
+        quietly(() => lib.clReleaseKernel(handle));
+      },
+    },
+  }) as unknown as Kernel;
+}
