@@ -1,0 +1,95 @@
+/**
+ * GPU arrays over the OpenCL core: buffers of one context, programs built once per source, and one
+ * in-order queue.
+ *
+ * @module
+ */
+
+import * as cl from "../opencl/mod.ts";
+import type { Backend, BackendBuffer, BackendKernel, LaunchShape } from "./backend.ts";
+import type { DType } from "../kernel/dtype.ts";
+
+class OpenCLKernel implements BackendKernel {
+  readonly #kernel: cl.Kernel;
+  readonly #queue: cl.CommandQueue;
+  constructor(kernel: cl.Kernel, queue: cl.CommandQueue) {
+    this.#kernel = kernel;
+    this.#queue = queue;
+  }
+  launch(shape: LaunchShape, args: readonly unknown[]): void {
+    const [gx, gy] = shape.grid;
+    const [bx, by] = shape.block;
+    const global = gy === 1 && by === 1 ? [gx * bx] as const : [gx * bx, gy * by] as const;
+    const local = gy === 1 && by === 1 ? [bx] as const : [bx, by] as const;
+    this.#kernel(this.#queue, global, local, ...args).release();
+  }
+}
+
+/** The OpenCL implementation of {@link Backend}. */
+export class OpenCLBackend implements Backend {
+  readonly name = "opencl" as const;
+  readonly dialect = "opencl" as const;
+  readonly device: string;
+  /** The context arrays live in. */
+  readonly context: cl.Context;
+  /** The queue all array work goes to. */
+  readonly queue: cl.CommandQueue;
+  readonly #kernels = new Map<string, OpenCLKernel>();
+  readonly #fp64: boolean;
+  readonly #fp16: boolean;
+
+  /** Starts on `createSomeContext()`'s device. */
+  constructor() {
+    this.context = cl.createSomeContext();
+    this.queue = new cl.CommandQueue(this.context);
+    const d = this.context.device;
+    this.device = `opencl:${d.platform.index}:${d.index} ${d.name}`;
+    this.#fp64 = d.supportsFloat64;
+    this.#fp16 = d.supportsFloat16;
+  }
+
+  supports(dtype: DType): boolean {
+    if (dtype === "float64") return this.#fp64;
+    if (dtype === "float16") return this.#fp16;
+    return dtype !== "bfloat16";
+  }
+
+  alloc(bytes: number): BackendBuffer {
+    return new cl.Buffer(this.context, Math.max(1, bytes));
+  }
+
+  write(dst: BackendBuffer, src: ArrayBufferView): void {
+    if (src.byteLength > 0) cl.enqueueCopy(this.queue, dst as cl.Buffer, src).release();
+  }
+
+  read(dst: ArrayBufferView, src: BackendBuffer): void {
+    if (dst.byteLength > 0) cl.enqueueCopy(this.queue, dst, src as cl.Buffer).release();
+  }
+
+  async readAsync(dst: ArrayBufferView, src: BackendBuffer): Promise<void> {
+    if (dst.byteLength === 0) return;
+    using ev = cl.enqueueCopy(this.queue, dst, src as cl.Buffer, { isBlocking: false });
+    await ev.completed();
+  }
+
+  copy(dst: BackendBuffer, src: BackendBuffer, bytes: number): void {
+    if (bytes > 0) {
+      cl.enqueueCopy(this.queue, dst as cl.Buffer, src as cl.Buffer, { byteCount: bytes }).release();
+    }
+  }
+
+  kernel(source: string, name: string): BackendKernel {
+    const key = `${name}\u0000${source}`;
+    let k = this.#kernels.get(key);
+    if (k === undefined) {
+      const program = new cl.Program(this.context, source).build();
+      k = new OpenCLKernel(program.getKernel(name), this.queue);
+      this.#kernels.set(key, k);
+    }
+    return k;
+  }
+
+  synchronize(): void {
+    this.queue.finish();
+  }
+}
