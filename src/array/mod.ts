@@ -31,3 +31,4 @@ export { type BinaryOp, type Operand, type OpOptions, type ReduceOp, type UnaryO
 export * from "./functions.ts";
 export { resultType } from "./dtypes.ts";
 export { type DType, dtypeOf, DTYPES, isDType } from "../kernel/dtype.ts";
+export { ElementwiseKernel, ReductionKernel, type ReductionOptions } from "./kernels.ts";

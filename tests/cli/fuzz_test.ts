@@ -49,10 +49,8 @@ function run(label: string, input: unknown, body: () => void): "ok" | "usage" {
     if (!(error instanceof UsageError)) {
       assert.fail(`${label}: ${Deno.inspect(input)} threw ${error instanceof Error ? error.stack : error}`);
     }
-    assert.ok(
-      !error.message.includes("\n") && !error.message.endsWith("."),
-      `${label}: message ${error.message}`,
-    );
+    assert.ok(!/[\n\r\u2028\u2029]/.test(error.message), `${label}: a message of more than one line`);
+    assert.ok(!error.message.endsWith("."), `${label}: ${error.message}`);
     outcome = "usage";
   }
   const elapsed = performance.now() - start;
@@ -138,11 +136,11 @@ const TOKENS = [
 const CHARS = "0123456789abcdefxnmhw+-*/%&|^~(),.@=e_ \t\"'$#[]{}<>!?:;\\é✓😀";
 
 function argInput(random: Random): string {
-  const strategy = random.int(3);
+  const strategy = random.int(4);
   if (strategy === 0) return Array.from({ length: 1 + random.int(12) }, () => random.pick(TOKENS)).join("");
   if (strategy === 1) return Array.from({ length: random.int(40) }, () => random.pick([...CHARS])).join("");
   let text = random.pick(VALID_ARGS);
-  for (let k = 1 + random.int(4); k > 0; k--) {
+  for (let k = strategy === 2 ? 1 + random.int(4) : random.int(2); k > 0; k--) {
     const at = random.int(text.length + 1);
     const mutation = random.int(6);
     if (mutation === 0) text = text.slice(0, at) + text.slice(at + 1);
@@ -354,6 +352,14 @@ function wrap(random: Random, header: string, dataLength: number): Uint8Array {
   return file;
 }
 
+/** How many bytes follow the header, going by the header length field (0 if there is none). */
+function dataBytes(file: Uint8Array): number {
+  if (file.length < 12 || file[0] !== 0x93) return 0;
+  const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
+  const start = file[6] === 1 ? 10 + view.getUint16(8, true) : 12 + view.getUint32(8, true);
+  return Math.max(0, file.length - start);
+}
+
 function mutateNpy(random: Random, base: Uint8Array): Uint8Array {
   let file = base.slice();
   switch (random.int(6)) {
@@ -364,9 +370,14 @@ function mutateNpy(random: Random, base: Uint8Array): Uint8Array {
         file[random.int(random.int(2) ? Math.min(file.length, 128) : file.length)] ^= 1 << random.int(8);
       }
       return file;
-    case 2:
-      for (let k = 1 + random.int(4); k > 0; k--) file[random.int(file.length)] = random.int(256);
+    case 2: {
+      const dataStart = file.length - dataBytes(file);
+      for (let k = 1 + random.int(4); k > 0; k--) {
+        file[random.int(2) ? dataStart + random.int(file.length - dataStart) : random.int(file.length)] =
+          random.int(256);
+      }
       return file;
+    }
     case 3: {
       const at = random.int(Math.min(file.length, 128) + 1);
       const inserted = Array.from(
@@ -409,5 +420,5 @@ Deno.test(`readNpy() gives an array or a UsageError for ${CASES} mutated files`,
     });
     if (outcome === "ok") valid++;
   }
-  assert.ok(valid > CASES / 100 && valid < CASES / 2, `${valid} valid files`);
+  assert.ok(valid > CASES / 50 && valid < CASES / 2, `${valid} valid files`);
 });

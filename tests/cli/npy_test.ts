@@ -313,6 +313,6 @@ Deno.test("writeNpy() rejects a shape or dtype that does not fit the data", () =
   assert.throws(() => writeNpy(new Float32Array(1), Array(65).fill(1)), /at most 64 non-negative integers/);
   assert.throws(() => writeNpy(new Float32Array(1), [1], "int32"), {
     name: "TypeError",
-    message: "Cannot write int32 to .npy: it is stored in a Int32Array, not a Float32Array",
+    message: "Cannot write Float32Array data as int32 to .npy: int32 is kept in Int32Array",
   });
 });

@@ -175,10 +175,13 @@ Deno.test("colorize() spaces colours by the logarithm on a log scale", () => {
   ]);
 });
 
-Deno.test("colorize() handles a constant image, a reversed range and bigint values", () => {
+Deno.test("colorize() handles a constant image, one-sided ranges and bigint values", () => {
   assert.deepEqual(pixel(colorize([3, 3], 2, 1, { map: "turbo" }), 1), [48, 18, 59]);
-  const reversed = colorize([0, 1], 2, 1, { map: "grey", min: 1, max: 0 });
-  assert.deepEqual([pixel(reversed, 0), pixel(reversed, 1)], [[255, 255, 255], [0, 0, 0]]);
+  const above = colorize([1, 2], 2, 1, { map: "grey", min: 5 }); // every value at or below min
+  assert.deepEqual([pixel(above, 0), pixel(above, 1)], [[0, 0, 0], [0, 0, 0]]);
+  const below = colorize([1, 2], 2, 1, { map: "grey", max: 0 }); // every value above max
+  assert.deepEqual([pixel(below, 0), pixel(below, 1)], [[255, 255, 255], [255, 255, 255]]);
+  assert.deepEqual(pixel(colorize([NaN], 1, 1, { map: "grey", max: 3 }), 0), [0, 0, 0]);
   assert.deepEqual(pixel(colorize(new BigInt64Array([0n, 2n ** 40n]), 2, 1, { map: "grey" }), 1), [
     255,
     255,
@@ -194,6 +197,10 @@ Deno.test("colorize() rejects a wrong value count, a non-finite range and an unk
   });
   assert.throws(() => colorize([1], 1, 1, { min: NaN }), /give finite numbers$/);
   assert.throws(() => colorize([1], 1, 1, { min: 0, scale: "log" }), /give finite numbers > 0$/);
+  assert.throws(() => colorize([1], 1, 1, { min: 2, max: 1 }), {
+    name: "RangeError",
+    message: "Cannot colorize with min 2 and max 1: min must not exceed max",
+  });
   assert.throws(() => colorize([1], 1, 1, { map: "jet" as "grey" }), {
     name: "RangeError",
     message: 'Cannot colorize with map "jet": use one of grey, viridis, magma, inferno, plasma, turbo',

@@ -418,7 +418,7 @@ Deno.test("materializeArray() rejects bad sizes, elements that do not fit and sc
     [
       "ones(2**60, 2**60)",
       "uint8",
-      "Cannot use a=ones(2**60, 2**60): a size must be a non-negative integer, but this one is 1152921504606846976 (column 9)",
+      "Cannot use a=ones(2**60, 2**60): the size 1152921504606846976 is too large (column 9)",
     ],
     [
       "zeros(2**40, 2**20)",
@@ -434,6 +434,12 @@ Deno.test("materializeArray() rejects bad sizes, elements that do not fit and sc
       "full(3, 2.5)",
       "int32",
       "Cannot use a=full(3, 2.5): parameter a points to int, which needs an integer (column 11)",
+    ],
+    // Checked before allocating, so a huge array is not made only to be thrown away.
+    [
+      "full(2**40, 2**20, -1)",
+      "uint8",
+      "Cannot use a=full(2**40, 2**20, -1): parameter a points to unsigned char, which cannot be negative (column 22)",
     ],
     [
       "full(3, -1)",

@@ -1,0 +1,84 @@
+"""Shared by the Python producers of the cudeno benchmark suite: the record format and timing helpers.
+
+Records go to stdout, one JSON object per line, and everything else to stderr, so that the orchestrator
+(bench/gpu.ts) can read stdout whole.
+"""
+
+import json
+import math
+import sys
+import time
+
+SAMPLES = 5
+
+
+def log(*parts):
+    print(*parts, file=sys.stderr, flush=True)
+
+
+def emit(impl, figure, unit, better, samples, note=None):
+    record = {
+        "impl": impl,
+        "figure": figure,
+        "unit": unit,
+        "better": better,
+        "samples": [float(s) for s in samples],
+    }
+    if note:
+        record["note"] = note
+    print(json.dumps(record), flush=True)
+
+
+def require(ok, what):
+    """A wrong result makes every figure after it meaningless: stop with a non-zero exit."""
+    if not ok:
+        log(f"check failed: {what}")
+        sys.exit(1)
+
+
+def host_seconds(run, count):
+    """Seconds that run(count) takes on the host clock; run must synchronize before it returns."""
+    t0 = time.perf_counter()
+    run(count)
+    return time.perf_counter() - t0
+
+
+def calibrate(run, seconds=0.04, limit=1 << 20):
+    """Doubles a repeat count until run(count) lasts `seconds` (twice the 20 ms a sample must last, for
+    margin); the calibration doubles as the warm-up."""
+    count = 1
+    while host_seconds(run, count) < seconds and count < limit:
+        count *= 2
+    return count
+
+
+class GpuTimer:
+    """Times device work between two device events; `event` makes one, `elapsed_ms(start, stop)` reads them."""
+
+    def __init__(self, event, elapsed_ms):
+        self.start, self.stop = event(), event()
+        self.elapsed_ms = elapsed_ms
+
+    def ms(self, fn, batch=1):
+        """Milliseconds per call of fn, over `batch` calls queued between the two events."""
+        self.start.record()
+        for _ in range(batch):
+            fn()
+        self.stop.record()
+        self.stop.synchronize()
+        return self.elapsed_ms(self.start, self.stop) / batch
+
+    def samples(self, fn, reps, batch=1, warmup=2):
+        for _ in range(warmup):
+            fn()
+        return [self.ms(fn, batch) for _ in range(reps)]
+
+    def batch_for(self, fn, ms=10.0):
+        """How many calls to queue per sample so that the host's gap before the first one is lost in
+        the total (a 1024 matmul takes under 0.1 ms, a Python call about 10 µs)."""
+        fn()
+        return max(1, math.ceil(ms / min(self.ms(fn) for _ in range(3))))
+
+
+def gbps(nbytes, ms):
+    return nbytes / (ms * 1e-3) / 1e9
