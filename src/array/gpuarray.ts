@@ -186,7 +186,7 @@ export class GPUArray<D extends DType = DType> {
         }]: the sizes differ`,
       );
     }
-    this.buffer;
+    if (this.freed) void this.buffer; // throws the freed-array error
     return new GPUArray(this.backend, dims, this.dtype, this.#storage);
   }
 
@@ -331,6 +331,20 @@ export function emptyLike<D extends DType>(like: GPUArray<D>): GPUArray<D> {
   return new GPUArray(like.backend, like.shape, like.dtype);
 }
 
+/** The dtype a host typed array holds (Uint16Array reads as uint16, Uint8Array as uint8). */
+export type DTypeOfArray<T> = T extends Float32Array ? "float32"
+  : T extends Float64Array ? "float64"
+  : T extends Float16Array ? "float16"
+  : T extends Int8Array ? "int8"
+  : T extends Uint8Array ? "uint8"
+  : T extends Int16Array ? "int16"
+  : T extends Uint16Array ? "uint16"
+  : T extends Int32Array ? "int32"
+  : T extends Uint32Array ? "uint32"
+  : T extends BigInt64Array ? "int64"
+  : T extends BigUint64Array ? "uint64"
+  : DType;
+
 /**
  * Copies a host typed array to the device (PyCUDA's `gpuarray.to_gpu`); `shape` defaults to 1-D.
  * The dtype follows the array (a Uint16Array is uint16; pass `"bfloat16"` to read it as bfloat16).
@@ -342,20 +356,20 @@ export function emptyLike<D extends DType>(like: GPUArray<D>): GPUArray<D> {
  * const x = ga.toGpu(Float32Array.from({ length: 6 }, (_, i) => i), [2, 3]);
  * ```
  */
-export function toGpu(host: ArrayBufferView & { length: number }, shape?: Shape, dtype?: DType): GPUArray {
-  const d = dtype ?? dtypeOf(host);
+export function toGpu<T extends ArrayBufferView & { length: number }, D extends DType = DTypeOfArray<T>>(
+  host: T,
+  shape?: Shape,
+  dtype?: D,
+): GPUArray<D> {
+  const d = (dtype ?? dtypeOf(host)) as D;
   if (DTYPES[d].size * host.length !== host.byteLength) {
     throw new TypeError(`Cannot read a ${host.constructor.name} as ${d}: the element sizes differ`);
   }
-  const { size } = checkShape(shape ?? host.length);
+  const { dims, size } = checkShape(shape ?? host.length);
   if (size !== host.length) {
-    throw new RangeError(
-      `Cannot put ${host.length} elements into shape [${
-        checkShape(shape!).dims.join(", ")
-      }] (${size} elements)`,
-    );
+    throw new RangeError(`Cannot put ${host.length} elements into shape [${dims.join(", ")}] (${size} elements)`);
   }
-  const out = new GPUArray(activeBackend(), shape ?? host.length, d);
+  const out = new GPUArray(activeBackend(), dims, d);
   if (out.size > 0) out.backend.write(out.buffer, host);
   return out;
 }
