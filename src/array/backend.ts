@@ -63,22 +63,23 @@ export interface Backend {
 }
 
 let active: Backend | undefined;
-const factories = new Map<BackendName, () => Backend>();
+const factories = new Map<BackendName, (device: number | undefined) => Backend>();
 
 /** Makes a backend constructible by name (the CUDA and OpenCL backends register themselves). */
-export function registerBackend(name: BackendName, make: () => Backend): void {
+export function registerBackend(name: BackendName, make: (device: number | undefined) => Backend): void {
   factories.set(name, make);
 }
 
-const made = new Map<BackendName, Backend>();
+const made = new Map<string, Backend>();
 
-function make(name: BackendName): Backend {
-  const known = made.get(name);
+function make(name: BackendName, device?: number): Backend {
+  const key = `${name}:${device ?? "default"}`;
+  const known = made.get(key);
   if (known !== undefined) return known;
   const factory = factories.get(name);
   if (factory === undefined) throw new TypeError(`Cannot use backend "${name}": it is not registered`);
-  const backend = factory();
-  made.set(name, backend);
+  const backend = factory(device);
+  made.set(key, backend);
   return backend;
 }
 
@@ -136,8 +137,14 @@ export function backendDevice(): string {
   return activeBackend().device;
 }
 
+/** Options of {@link useBackend}. */
+export interface UseBackendOptions {
+  /** For CUDA, the device ordinal new arrays go to (default `CUDENO_DEVICE`, else 0). */
+  readonly device?: number;
+}
+
 /**
- * Picks the backend for arrays made from now on.
+ * Picks the backend (and, for CUDA, the device) for arrays made from now on.
  *
  * @throws {Error} when that backend cannot start here (no driver, no device).
  * @example
@@ -146,9 +153,12 @@ export function backendDevice(): string {
  * ga.useBackend("opencl");
  * ```
  */
-export function useBackend(name: BackendName): void {
+export function useBackend(name: BackendName, options: UseBackendOptions = {}): void {
   if (name !== "cuda" && name !== "opencl") {
     throw new RangeError(`Cannot use backend "${name}": choose "cuda" or "opencl"`);
   }
-  active = make(name);
+  if (options.device !== undefined && name !== "cuda") {
+    throw new TypeError("Cannot pick an OpenCL device here: set CUDENO_OPENCL_DEVICE=P:D instead");
+  }
+  active = make(name, options.device);
 }

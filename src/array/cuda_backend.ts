@@ -12,10 +12,13 @@ import { tryGetEnv } from "../../ffi/load.ts";
 
 class CudaKernel implements BackendKernel {
   readonly #fn: cuda.KernelFunction;
-  constructor(fn: cuda.KernelFunction) {
+  readonly #context: cuda.Context;
+  constructor(fn: cuda.KernelFunction, context: cuda.Context) {
     this.#fn = fn;
+    this.#context = context;
   }
   launch(shape: LaunchShape, args: readonly unknown[]): void {
+    this.#context.setCurrent();
     this.#fn(...args, { grid: shape.grid, block: shape.block });
   }
 }
@@ -30,10 +33,10 @@ export class CudaBackend implements Backend {
   readonly #kernels = new Map<string, CudaKernel>();
   #stream: cuda.Stream | undefined;
 
-  /** Starts on device `CUDENO_DEVICE` (default 0), making its primary context current. */
-  constructor() {
+  /** Starts on device `ordinal` (default `CUDENO_DEVICE`, else 0), making its primary context current. */
+  constructor(ordinal?: number) {
     if (!cuda.isAvailable()) throw new Error(cuda.unavailableReason() ?? "CUDA is not available");
-    this.context = cuda.useDevice(Number(tryGetEnv("CUDENO_DEVICE") ?? "0"));
+    this.context = cuda.useDevice(ordinal ?? Number(tryGetEnv("CUDENO_DEVICE") ?? "0"));
     this.device = `cuda:${this.context.device.ordinal} ${this.context.device.name}`;
   }
 
@@ -47,16 +50,19 @@ export class CudaBackend implements Backend {
   }
 
   write(dst: BackendBuffer, src: ArrayBufferView): void {
+    this.context.setCurrent();
     cuda.memcpyHtoD(dst as cuda.DeviceAllocation, src);
   }
 
   read(dst: ArrayBufferView, src: BackendBuffer): void {
+    this.context.setCurrent();
     cuda.memcpyDtoH(dst, src as cuda.DeviceAllocation);
   }
 
   async readAsync(dst: ArrayBufferView, src: BackendBuffer): Promise<void> {
     // A copy into pageable memory would block the thread; stage through pinned memory on a stream
     // that, being a blocking stream, waits for the kernels queued on the default stream.
+    this.context.setCurrent();
     this.#stream ??= new cuda.Stream();
     using staging = cuda.pagelockedEmpty(dst.byteLength, "uint8");
     cuda.memcpyDtoHAsync(staging.array, src as cuda.DeviceAllocation, this.#stream);
@@ -65,6 +71,7 @@ export class CudaBackend implements Backend {
   }
 
   copy(dst: BackendBuffer, src: BackendBuffer, bytes: number): void {
+    this.context.setCurrent();
     cuda.memcpyDtoDAsync(dst as cuda.DeviceAllocation, src as cuda.DeviceAllocation, bytes);
   }
 
@@ -73,7 +80,7 @@ export class CudaBackend implements Backend {
     let k = this.#kernels.get(key);
     if (k === undefined) {
       this.context.setCurrent();
-      k = new CudaKernel(new cuda.SourceModule(source).getFunction(name));
+      k = new CudaKernel(new cuda.SourceModule(source).getFunction(name), this.context);
       this.#kernels.set(key, k);
     }
     return k;

@@ -7,8 +7,8 @@
 
 import { activeBackend, type Backend, type BackendBuffer } from "./backend.ts";
 import { type DType, dtypeOf, DTYPES, type HostArrayOf, isDType } from "../kernel/dtype.ts";
-import { devicePointer } from "../cuda/memory.ts";
-import { clBuffer } from "../opencl/buffer.ts";
+import { devicePointer, type DeviceSpan } from "../cuda/memory.ts";
+import { type Buffer as CLBuffer, clBuffer } from "../opencl/buffer.ts";
 import * as ops from "./ops.ts";
 import type { Operand, OpOptions } from "./ops.ts";
 
@@ -113,8 +113,8 @@ export class GPUArray<D extends DType = DType> {
   }
 
   /** The device address and size, so the array can be passed to CUDA kernels and copies directly. */
-  [devicePointer](): { readonly ptr: bigint; readonly size: number } {
-    const b = this.buffer as unknown as { [devicePointer]?: () => { ptr: bigint; size: number } };
+  [devicePointer](): DeviceSpan {
+    const b = this.buffer as unknown as { [devicePointer]?: () => DeviceSpan };
     if (b[devicePointer] === undefined) {
       throw new TypeError(`Cannot pass an array on ${this.backend.device} to a CUDA kernel`);
     }
@@ -122,8 +122,8 @@ export class GPUArray<D extends DType = DType> {
   }
 
   /** The OpenCL buffer, so the array can be passed to OpenCL kernels and copies directly. */
-  [clBuffer](): never {
-    const b = this.buffer as unknown as { [clBuffer]?: () => never };
+  [clBuffer](): CLBuffer {
+    const b = this.buffer as unknown as { [clBuffer]?: () => CLBuffer };
     if (b[clBuffer] === undefined) {
       throw new TypeError(`Cannot pass an array on ${this.backend.device} to an OpenCL kernel`);
     }
@@ -367,7 +367,9 @@ export function toGpu<T extends ArrayBufferView & { length: number }, D extends 
   }
   const { dims, size } = checkShape(shape ?? host.length);
   if (size !== host.length) {
-    throw new RangeError(`Cannot put ${host.length} elements into shape [${dims.join(", ")}] (${size} elements)`);
+    throw new RangeError(
+      `Cannot put ${host.length} elements into shape [${dims.join(", ")}] (${size} elements)`,
+    );
   }
   const out = new GPUArray(activeBackend(), dims, d);
   if (out.size > 0) out.backend.write(out.buffer, host);

@@ -21,14 +21,16 @@ import { registerBackend } from "./backend.ts";
 import { CudaBackend } from "./cuda_backend.ts";
 import { OpenCLBackend } from "./opencl_backend.ts";
 
-registerBackend("cuda", () => new CudaBackend());
+registerBackend("cuda", (device) => new CudaBackend(device));
 registerBackend("opencl", () => new OpenCLBackend());
 
-export { backend, backendDevice, type BackendName, useBackend } from "./backend.ts";
+export { backend, backendDevice, type BackendName, useBackend, type UseBackendOptions } from "./backend.ts";
 export { empty, emptyLike, GPUArray, type Shape, toGpu } from "./gpuarray.ts";
 export { arange, full, ones, zeros } from "./creation.ts";
 export { type BinaryOp, type Operand, type OpOptions, type ReduceOp, type UnaryOp, where } from "./ops.ts";
 export * from "./functions.ts";
+export { CublasError, matmul } from "./matmul.ts";
+export * as random from "./random.ts";
 export { resultType } from "./dtypes.ts";
 export { type DType, dtypeOf, DTYPES, isDType } from "../kernel/dtype.ts";
 export { ElementwiseKernel, ReductionKernel, type ReductionOptions } from "./kernels.ts";

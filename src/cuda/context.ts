@@ -130,6 +130,26 @@ export class Context {
     }
   }
 
+  /**
+   * Lets kernels and copies in this context access `peer`'s memory directly (`cuCtxEnablePeerAccess`).
+   * Enabling it twice is not an error.
+   *
+   * @throws {CudaError} when the devices cannot reach each other (see `Device.canAccessPeer`).
+   */
+  enablePeerAccess(peer: Context): void {
+    this.run(() => {
+      const code = init().cuCtxEnablePeerAccess(peer.unsafeHandle, 0);
+      if (code !== 0 && code !== 704) {
+        throw new CudaError(code, "cuCtxEnablePeerAccess", ` (from ${this.device} to ${peer.device})`);
+      }
+    });
+  }
+
+  /** Stops direct access to `peer`'s memory. */
+  disablePeerAccess(peer: Context): void {
+    this.run(() => checkCuda(init().cuCtxDisablePeerAccess(peer.unsafeHandle), "cuCtxDisablePeerAccess"));
+  }
+
   /** Waits for all work in the context to finish (`cuCtxSynchronize`). */
   synchronize(): void {
     this.run(() => checkCuda(init().cuCtxSynchronize(), "cuCtxSynchronize"));

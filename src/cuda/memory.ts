@@ -19,10 +19,20 @@ import { type DType, DTYPES, type HostArrayOf } from "../kernel/dtype.ts";
  */
 export const devicePointer: unique symbol = Symbol.for("cudeno.cuda.devicePointer");
 
+/** Where some device memory is: its address, the bytes available from it, and (when known) its context. */
+export interface DeviceSpan {
+  /** The device address. */
+  readonly ptr: bigint;
+  /** Bytes available from {@link ptr}. */
+  readonly size: number;
+  /** The context the memory belongs to, where known (peer copies need it). */
+  readonly context?: Context;
+}
+
 /** Anything with a device address under {@link devicePointer}. */
 export interface DevicePointerLike {
   /** The device address and the bytes available from it. */
-  [devicePointer](): { readonly ptr: bigint; readonly size: number };
+  [devicePointer](): DeviceSpan;
 }
 
 /** What copies and launches accept as device memory: an allocation, a raw address, or a {@link DevicePointerLike}. */
@@ -86,6 +96,11 @@ export class DeviceAllocation {
     return this.#ptr;
   }
 
+  /** The context the memory belongs to. */
+  get context(): Context {
+    return this.#held.ctx;
+  }
+
   /** Whether `free()` was called (or the context was reset since). */
   get freed(): boolean {
     return this.#freed || this.#held.ctx.generation !== this.#held.generation || this.#held.ctx.released;
@@ -111,9 +126,9 @@ export class DeviceAllocation {
     this.free();
   }
 
-  /** The address and size, so an allocation can stand wherever device memory is expected. */
-  [devicePointer](): { readonly ptr: bigint; readonly size: number } {
-    return { ptr: this.ptr, size: this.size };
+  /** The address, size and context, so an allocation can stand wherever device memory is expected. */
+  [devicePointer](): DeviceSpan {
+    return { ptr: this.ptr, size: this.size, context: this.#held.ctx };
   }
 
   /** `DeviceAllocation(0x7f..., 1.00 KiB)`. */
@@ -129,8 +144,13 @@ export class DeviceAllocation {
  *
  * @throws {TypeError} for anything that is not device memory.
  */
-export function resolveDevice(target: unknown, what: string): { ptr: bigint; size: number | undefined } {
-  if (target instanceof DeviceAllocation) return { ptr: target.ptr, size: target.size };
+export function resolveDevice(
+  target: unknown,
+  what: string,
+): { ptr: bigint; size: number | undefined; context?: Context } {
+  if (target instanceof DeviceAllocation) {
+    return { ptr: target.ptr, size: target.size, context: target.context };
+  }
   if (typeof target === "bigint") return { ptr: target, size: undefined };
   if (target !== null && typeof target === "object" && devicePointer in target) {
     return (target as DevicePointerLike)[devicePointer]();
@@ -362,6 +382,86 @@ export function memcpyDtoDAsync(dst: DeviceTarget, src: DeviceTarget, bytes?: nu
   checkCuda(
     init().cuMemcpyDtoDAsync_v2(n.dst, n.src, BigInt(n.bytes), streamHandle(stream)),
     "cuMemcpyDtoDAsync_v2",
+  );
+}
+
+/** Options for peer copies between devices. */
+export interface PeerCopyOptions {
+  /** The destination's context, when `dst` is a raw address. */
+  readonly dstContext?: Context;
+  /** The source's context, when `src` is a raw address. */
+  readonly srcContext?: Context;
+  /** For {@link memcpyPeerAsync}: the stream to queue on. */
+  readonly stream?: Stream;
+}
+
+function peerArgs(
+  dst: DeviceTarget,
+  src: DeviceTarget,
+  bytes: number | undefined,
+  options: PeerCopyOptions,
+  what: string,
+) {
+  const d = resolveDevice(dst, `the destination of ${what}`);
+  const s = resolveDevice(src, `the source of ${what}`);
+  const dstCtx = options.dstContext ?? d.context;
+  const srcCtx = options.srcContext ?? s.context;
+  if (dstCtx === undefined || srcCtx === undefined) {
+    throw new TypeError(`Cannot ${what} a raw address: pass { dstContext, srcContext }`);
+  }
+  const n = copyBytes(dst, src, bytes, what);
+  return { ...n, dstCtx: dstCtx.unsafeHandle, srcCtx: srcCtx.unsafeHandle };
+}
+
+/**
+ * Copies `bytes` (default: the smaller side) between memory of two devices' contexts (PyCUDA's
+ * `memcpy_peer`); direct over NVLink/PCIe when peer access is enabled, staged otherwise.
+ *
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * cuda.useDevice(0);
+ * const a = cuda.memAlloc(1024);
+ * cuda.useDevice(cuda.Device.count() - 1);
+ * const b = cuda.memAlloc(1024);
+ * cuda.memcpyPeer(b, a);
+ * ```
+ */
+export function memcpyPeer(
+  dst: DeviceTarget,
+  src: DeviceTarget,
+  bytes?: number,
+  options: PeerCopyOptions = {},
+): void {
+  const p = peerArgs(dst, src, bytes, options, "memcpyPeer()");
+  if (p.bytes === 0) return;
+  checkCuda(init().cuMemcpyPeer(p.dst, p.dstCtx, p.src, p.srcCtx, BigInt(p.bytes)), "cuMemcpyPeer");
+}
+
+/**
+ * Queues a peer copy on `options.stream` (PyCUDA's `memcpy_peer_async`).
+ *
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * cuda.useDevice(0);
+ * const a = cuda.memAlloc(1024), b = cuda.memAlloc(1024);
+ * const stream = new cuda.Stream();
+ * cuda.memcpyPeerAsync(b, a, 1024, { stream });
+ * await stream.completed();
+ * ```
+ */
+export function memcpyPeerAsync(
+  dst: DeviceTarget,
+  src: DeviceTarget,
+  bytes?: number,
+  options: PeerCopyOptions = {},
+): void {
+  const p = peerArgs(dst, src, bytes, options, "memcpyPeerAsync()");
+  if (p.bytes === 0) return;
+  checkCuda(
+    init().cuMemcpyPeerAsync(p.dst, p.dstCtx, p.src, p.srcCtx, BigInt(p.bytes), streamHandle(options.stream)),
+    "cuMemcpyPeerAsync",
   );
 }
 

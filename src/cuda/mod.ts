@@ -25,6 +25,7 @@ export {
   DeviceAllocation,
   devicePointer,
   type DevicePointerLike,
+  type DeviceSpan,
   type DeviceTarget,
   memAlloc,
   memcpyDtoD,
@@ -33,12 +34,15 @@ export {
   memcpyDtoHAsync,
   memcpyHtoD,
   memcpyHtoDAsync,
+  memcpyPeer,
+  memcpyPeerAsync,
   memGetInfo,
   memsetD16,
   memsetD32,
   memsetD8,
   PagelockedArray,
   pagelockedEmpty,
+  type PeerCopyOptions,
 } from "./memory.ts";
 export { Stream, type StreamOptions } from "./stream.ts";
 export { Event, type EventOptions } from "./event.ts";

@@ -46,12 +46,18 @@ eachBackend("GPUArray reports shape, size, dtype and nbytes, and reshape() share
   assert.deepEqual(b.shape, [2, 6]);
   b.set(new Float32Array(12).fill(9));
   assert.ok(a.get().every((v) => v === 9));
-  assert.throws(() => a.reshape(5, 5), { name: "RangeError", message: /Cannot reshape an array of shape \[3, 4\] to \[5, 5\]/ });
+  assert.throws(() => a.reshape(5, 5), {
+    name: "RangeError",
+    message: /Cannot reshape an array of shape \[3, 4\] to \[5, 5\]/,
+  });
   assert.match(String(a), /^GPUArray\(float32, \[3, 4\], /);
 });
 
 eachBackend("toGpu() rejects a shape that does not match the data", () => {
-  assert.throws(() => ga.toGpu(new Float32Array(6), [4, 2]), { name: "RangeError", message: /Cannot put 6 elements into shape \[4, 2\]/ });
+  assert.throws(() => ga.toGpu(new Float32Array(6), [4, 2]), {
+    name: "RangeError",
+    message: /Cannot put 6 elements into shape \[4, 2\]/,
+  });
   assert.throws(() => ga.empty([-1]), RangeError);
   assert.throws(() => ga.empty(4, "float8" as ga.DType), TypeError);
 });
@@ -89,7 +95,10 @@ eachBackend("add() with out writes in place and checks the out array", () => {
   a.add(1, { out: a });
   assert.ok(a.get().every((v) => v === 2));
   assert.throws(() => a.add(1, { out: ga.zeros(10) }), RangeError);
-  assert.throws(() => a.add(1, { out: ga.zeros(1000, "int32") }), { name: "TypeError", message: /the result is float32/ });
+  assert.throws(() => a.add(1, { out: ga.zeros(1000, "int32") }), {
+    name: "TypeError",
+    message: /the result is float32/,
+  });
 });
 
 eachBackend("maximum, minimum, neg, abs and comparisons match the host", () => {
@@ -124,7 +133,10 @@ eachBackend("exp, log, sqrt, sin, cos and tanh match the host within float32 acc
     const out = f(g).get() as Float32Array;
     for (let i = 0; i < x.length; i++) {
       const want = ref(x[i]!);
-      assert.ok(Math.abs(out[i]! - want) <= 4e-6 * Math.max(1, Math.abs(want)), `${name}(${x[i]}) = ${out[i]}, want ${want}`);
+      assert.ok(
+        Math.abs(out[i]! - want) <= 4e-6 * Math.max(1, Math.abs(want)),
+        `${name}(${x[i]}) = ${out[i]}, want ${want}`,
+      );
     }
   }
 });
@@ -145,7 +157,11 @@ eachBackend("integer arrays keep integer arithmetic and promote like NumPy", () 
 eachBackend("where() picks elementwise from arrays and scalars", () => {
   using x = ga.toGpu(Float32Array.of(-2, -1, 0, 1, 2));
   assert.deepEqual(ga.where(x.gt(0), x, 0).get(), Float32Array.of(0, 0, 0, 1, 2));
-  assert.deepEqual(ga.where(x.lt(0), -1, 1).get(), BigInt64Array.of(-1n, -1n, 1n, 1n, 1n), "two int scalars give int64, as in NumPy");
+  assert.deepEqual(
+    ga.where(x.lt(0), -1, 1).get(),
+    BigInt64Array.of(-1n, -1n, 1n, 1n, 1n),
+    "two int scalars give int64, as in NumPy",
+  );
 });
 
 eachBackend("operations on arrays of different shapes are a RangeError naming both shapes", () => {
@@ -206,18 +222,28 @@ eachBackend("getAsync() returns the data without blocking the event loop", async
 });
 
 eachBackend("ElementwiseKernel runs PyCUDA's lin_comb", () => {
-  const lin = new ga.ElementwiseKernel("float *x, float *y, float *z, float a, float b", "z[i] = a*x[i] + b*y[i]", "lin_comb");
+  const lin = new ga.ElementwiseKernel(
+    "float *x, float *y, float *z, float a, float b",
+    "z[i] = a*x[i] + b*y[i]",
+    "lin_comb",
+  );
   const x = randomF32(50_000, 7), y = randomF32(50_000, 8);
   using gx = ga.toGpu(x), gy = ga.toGpu(y), gz = ga.emptyLike(gx);
   lin(gx, gy, gz, 3, -1);
   const z = gz.get();
   for (let i = 0; i < x.length; i++) {
     const want = 3 * x[i]! - y[i]!; // the compiler may fuse the multiply-add, so allow float32 rounding
-    assert.ok(Math.abs(z[i]! - want) <= 4e-7 * Math.max(1, Math.abs(want)), `z[${i}] = ${z[i]}, want ${want}`);
+    assert.ok(
+      Math.abs(z[i]! - want) <= 4e-7 * Math.max(1, Math.abs(want)),
+      `z[${i}] = ${z[i]}, want ${want}`,
+    );
   }
   assert.match(lin.source(ga.backend()), /lin_comb/);
   assert.throws(() => lin(gx, gy, gz, 3), { name: "TypeError", message: /takes 5 arguments/ });
-  assert.throws(() => lin(gx, gy, ga.zeros(10, "int32"), 3, 1), { name: "TypeError", message: /argument z is int32/ });
+  assert.throws(() => lin(gx, gy, ga.zeros(10, "int32"), 3, 1), {
+    name: "TypeError",
+    message: /argument z is int32/,
+  });
 });
 
 eachBackend("ReductionKernel computes a dot product and a max with user snippets", () => {
@@ -233,6 +259,11 @@ eachBackend("ReductionKernel computes a dot product and a max with user snippets
   if (!ga.toGpu(new Uint8Array(1)).backend.supports("float64")) return;
   using gx = ga.toGpu(x), gy = ga.toGpu(y);
   assert.ok(Math.abs(dot(gx, gy) - ref) < 1e-9 * x.length);
-  const maxAbs = new ga.ReductionKernel("int32", { neutral: "0", reduce: "a > b ? a : b", map: "abs(v[i])", arguments: "const int *v" });
+  const maxAbs = new ga.ReductionKernel("int32", {
+    neutral: "0",
+    reduce: "a > b ? a : b",
+    map: "abs(v[i])",
+    arguments: "const int *v",
+  });
   assert.equal(maxAbs(ga.toGpu(Int32Array.of(3, -90, 12, 7))), 90);
 });

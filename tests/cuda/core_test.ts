@@ -21,7 +21,10 @@ cudaTest("Device reports name, compute capability, memory, bus id, uuid and attr
 });
 
 cudaTest("new Device() rejects an ordinal that does not exist, saying how many there are", () => {
-  assert.throws(() => new cuda.Device(cuda.Device.count()), { name: "RangeError", message: /this machine has \d+ device/ });
+  assert.throws(() => new cuda.Device(cuda.Device.count()), {
+    name: "RangeError",
+    message: /this machine has \d+ device/,
+  });
 });
 
 cudaTest("memcpyHtoD() and memcpyDtoH() round-trip data", () => {
@@ -67,7 +70,10 @@ cudaTest("memAlloc() beyond free memory names the sizes and leaves the device us
   assert.throws(() => cuda.memAlloc(tooMuch), (e: unknown) => {
     assert.ok(e instanceof cuda.CudaError);
     assert.equal(e.codeName, "CUDA_ERROR_OUT_OF_MEMORY");
-    assert.match(e.message, /cuMemAlloc_v2 failed: CUDA_ERROR_OUT_OF_MEMORY \(out of memory\): asked for .* GiB .* free of/);
+    assert.match(
+      e.message,
+      /cuMemAlloc_v2 failed: CUDA_ERROR_OUT_OF_MEMORY \(out of memory\): asked for .* GiB .* free of/,
+    );
     return true;
   });
   const after = cuda.memGetInfo();
@@ -143,7 +149,9 @@ cudaTest("SourceModule runs the PyCUDA 4×4 add", () => {
   const a = Float32Array.from({ length: 16 }, () => Math.random());
   const b = Float32Array.from({ length: 16 }, () => Math.random());
   const c = new Float32Array(16);
-  using aGpu = cuda.memAlloc(a.byteLength), bGpu = cuda.memAlloc(b.byteLength), cGpu = cuda.memAlloc(c.byteLength);
+  using aGpu = cuda.memAlloc(a.byteLength),
+    bGpu = cuda.memAlloc(b.byteLength),
+    cGpu = cuda.memAlloc(c.byteLength);
   cuda.memcpyHtoD(aGpu, a);
   cuda.memcpyHtoD(bGpu, b);
   using mod = new cuda.SourceModule(ADD_4X4);
@@ -194,25 +202,32 @@ cudaTest("SourceModule loads from the disk cache in a second process without com
   }
 });
 
-cudaTest("SourceModule.compile() compiles on a worker thread and the memory cache answers a repeat", async () => {
-  cudaContext();
-  const src = `__global__ void async_k(int *x) { *x = 7; }`;
-  const mod = await cuda.SourceModule.compile(src);
-  const again = new cuda.SourceModule(src);
-  assert.equal(again.cache, "memory");
-  const x = new Int32Array(1);
-  mod.getFunction("async_k")(cuda.Out(x), { block: 1 });
-  assert.equal(x[0], 7);
-  cuda.clearMemoryCache();
-});
+cudaTest(
+  "SourceModule.compile() compiles on a worker thread and the memory cache answers a repeat",
+  async () => {
+    cudaContext();
+    const src = `__global__ void async_k(int *x) { *x = 7; }`;
+    const mod = await cuda.SourceModule.compile(src);
+    const again = new cuda.SourceModule(src);
+    assert.equal(again.cache, "memory");
+    const x = new Int32Array(1);
+    mod.getFunction("async_k")(cuda.Out(x), { block: 1 });
+    assert.equal(x[0], 7);
+    cuda.clearMemoryCache();
+  },
+);
 
 cudaTest("getFunction() of an unknown kernel names the kernels the module has", () => {
   cudaContext();
   using mod = new cuda.SourceModule(ADD_4X4);
-  assert.throws(() => mod.getFunction("sub"), { name: "CudaError", message: /no kernel "sub" in the module \(kernels: add\)/ });
+  assert.throws(() => mod.getFunction("sub"), {
+    name: "CudaError",
+    message: /no kernel "sub" in the module \(kernels: add\)/,
+  });
 });
 
-const TYPES = `__global__ void types(long long *out, int i, unsigned u, long long l, unsigned long long ul, float f,
+const TYPES =
+  `__global__ void types(long long *out, int i, unsigned u, long long l, unsigned long long ul, float f,
   double d, char c, unsigned char uc, short s, unsigned short us, size_t z, bool b, __half h) {
   out[0] = i; out[1] = u; out[2] = l; out[3] = (long long)ul; out[4] = (long long)(f * 1000);
   out[5] = (long long)(d * 1000000); out[6] = c; out[7] = uc; out[8] = s; out[9] = us; out[10] = (long long)z;
@@ -224,32 +239,85 @@ cudaTest("a launch packs every C scalar type from the kernel's own signature", (
   using mod = new cuda.SourceModule(`#include <cuda_fp16.h>\n${TYPES}`);
   const out = new BigInt64Array(13);
   mod.getFunction("types")(
-    cuda.Out(out), -7, 4000000000, -(2n ** 40n), 2n ** 62n, 1.5, 2.25, -100, 200, -30000, 60000, 2n ** 40n, true, 0.5,
+    cuda.Out(out),
+    -7,
+    4000000000,
+    -(2n ** 40n),
+    2n ** 62n,
+    1.5,
+    2.25,
+    -100,
+    200,
+    -30000,
+    60000,
+    2n ** 40n,
+    true,
+    0.5,
     { block: 1 },
   );
-  assert.deepEqual([...out], [-7n, 4000000000n, -(2n ** 40n), 2n ** 62n, 1500n, 2250000n, -100n, 200n, -30000n, 60000n, 2n ** 40n, 1n, 500n]);
+  assert.deepEqual([...out], [
+    -7n,
+    4000000000n,
+    -(2n ** 40n),
+    2n ** 62n,
+    1500n,
+    2250000n,
+    -100n,
+    200n,
+    -30000n,
+    60000n,
+    2n ** 40n,
+    1n,
+    500n,
+  ]);
 });
 
 cudaTest("a launch with the wrong count or types is a TypeError naming the parameter", () => {
   cudaContext();
-  using mod = new cuda.SourceModule("__global__ void scale(float *x, float a, int n) { int i = threadIdx.x; if (i < n) x[i] *= a; }");
+  using mod = new cuda.SourceModule(
+    "__global__ void scale(float *x, float a, int n) { int i = threadIdx.x; if (i < n) x[i] *= a; }",
+  );
   const scale = mod.getFunction("scale");
   using x = cuda.memAlloc(64);
-  assert.throws(() => scale(x, 2, { block: 16 }), { name: "TypeError", message: /it takes 3 arguments \(x, a, n\) and then a launch config/ });
+  assert.throws(() => scale(x, 2, { block: 16 }), {
+    name: "TypeError",
+    message: /it takes 3 arguments \(x, a, n\) and then a launch config/,
+  });
   assert.throws(() => scale(x, 2, 16), { name: "TypeError", message: /launch config/ });
-  assert.throws(() => scale(x, 2, 1.5, { block: 16 }), { name: "TypeError", message: /parameter 3 \(int n\): it needs an integer/ });
-  assert.throws(() => scale(7, 2, 16, { block: 16 }), { name: "TypeError", message: /parameter 1 \(float \* x\)/ });
-  assert.throws(() => scale(x, "2", 16, { block: 16 }), { name: "TypeError", message: /parameter 2 \(float a\)/ });
-  assert.throws(() => scale(cuda.In(new Float64Array(16)), 2, 16, { block: 16 }), { name: "TypeError", message: /Float64Array .* points to float32/ });
+  assert.throws(() => scale(x, 2, 1.5, { block: 16 }), {
+    name: "TypeError",
+    message: /parameter 3 \(int n\): it needs an integer/,
+  });
+  assert.throws(() => scale(7, 2, 16, { block: 16 }), {
+    name: "TypeError",
+    message: /parameter 1 \(float \* x\)/,
+  });
+  assert.throws(() => scale(x, "2", 16, { block: 16 }), {
+    name: "TypeError",
+    message: /parameter 2 \(float a\)/,
+  });
+  assert.throws(() => scale(cuda.In(new Float64Array(16)), 2, 16, { block: 16 }), {
+    name: "TypeError",
+    message: /Float64Array .* points to float32/,
+  });
 });
 
 cudaTest("a block or grid beyond the device's limits is a RangeError before the driver sees it", () => {
   cudaContext();
   using mod = new cuda.SourceModule("__global__ void nop(int n) {}");
   const nop = mod.getFunction("nop");
-  assert.throws(() => nop(1, { block: [32, 64, 1] }), { name: "RangeError", message: /2048 threads exceeds .* limit of 1024 per block/ });
-  assert.throws(() => nop(1, { block: 1, grid: [1, 70000] }), { name: "RangeError", message: /grid.y = 70000 exceeds/ });
-  assert.throws(() => nop(1, { block: 1, shared: 1 << 20 }), { name: "RangeError", message: /shared = 1048576 bytes/ });
+  assert.throws(() => nop(1, { block: [32, 64, 1] }), {
+    name: "RangeError",
+    message: /2048 threads exceeds .* limit of 1024 per block/,
+  });
+  assert.throws(() => nop(1, { block: 1, grid: [1, 70000] }), {
+    name: "RangeError",
+    message: /grid.y = 70000 exceeds/,
+  });
+  assert.throws(() => nop(1, { block: 1, shared: 1 << 20 }), {
+    name: "RangeError",
+    message: /shared = 1048576 bytes/,
+  });
   nop(1, { block: 1024, grid: [1, 65535] });
   cuda.synchronize();
 });
@@ -280,10 +348,13 @@ cudaTest("getGlobal() finds a __device__ variable that copies can read", () => {
 
 cudaTest("noExternC with nameExpressions launches a template instantiation", () => {
   cudaContext();
-  using mod = new cuda.SourceModule("template <typename T> __global__ void fill(T *x, T v) { x[threadIdx.x] = v; }", {
-    noExternC: true,
-    nameExpressions: ["fill<double>"],
-  });
+  using mod = new cuda.SourceModule(
+    "template <typename T> __global__ void fill(T *x, T v) { x[threadIdx.x] = v; }",
+    {
+      noExternC: true,
+      nameExpressions: ["fill<double>"],
+    },
+  );
   assert.throws(() => mod.getFunction("fill<double>"), /is a template/);
   const x = new Float64Array(8);
   mod.getFunction("fill<double>", "double *x, double v")(cuda.Out(x), 2.5, { block: 8 });

@@ -1,0 +1,121 @@
+/**
+ * cuBLAS (`libcublas.so.13` or `.12`): the symbols cudeno binds for matrix products, the constants
+ * they take, and where to find the library.
+ *
+ * Types: `cublasHandle_t` and `cudaStream_t` are `"pointer"`; device pointers are `"u64"` (bigint);
+ * `alpha` and `beta` are `"buffer"` (a `Float32Array(1)` or `Float64Array(1)`: the handle stays in
+ * host pointer mode); every result is a `cublasStatus_t` (`"i32"`).
+ *
+ * @module
+ */
+
+import { cudaToolkitDirs, LazyLibrary, type LibrarySpec, pythonWheelDirs } from "./load.ts";
+
+/** The cuBLAS functions cudeno calls. */
+export const CUBLAS_SYMBOLS = {
+  cublasCreate_v2: { parameters: ["buffer"], result: "i32" }, // cublasHandle_t *handle
+  cublasDestroy_v2: { parameters: ["pointer"], result: "i32" }, // cublasHandle_t handle
+  cublasGetVersion_v2: { parameters: ["pointer", "buffer"], result: "i32" }, // cublasHandle_t handle, int *version
+  cublasSetStream_v2: { parameters: ["pointer", "pointer"], result: "i32" }, // cublasHandle_t handle, cudaStream_t streamId
+  cublasGetStatusString: { parameters: ["i32"], result: "pointer" }, // cublasStatus_t status → const char *
+  cublasSetMathMode: { parameters: ["pointer", "i32"], result: "i32" }, // cublasHandle_t handle, cublasMath_t mode
+  cublasSgemm_v2: {
+    parameters: [
+      "pointer", // cublasHandle_t handle
+      "i32", // cublasOperation_t transa
+      "i32", // cublasOperation_t transb
+      "i32", // int m
+      "i32", // int n
+      "i32", // int k
+      "buffer", // const float *alpha
+      "u64", // const float *A
+      "i32", // int lda
+      "u64", // const float *B
+      "i32", // int ldb
+      "buffer", // const float *beta
+      "u64", // float *C
+      "i32", // int ldc
+    ],
+    result: "i32",
+  },
+  cublasDgemm_v2: {
+    parameters: [
+      "pointer", // cublasHandle_t handle
+      "i32", // cublasOperation_t transa
+      "i32", // cublasOperation_t transb
+      "i32", // int m
+      "i32", // int n
+      "i32", // int k
+      "buffer", // const double *alpha
+      "u64", // const double *A
+      "i32", // int lda
+      "u64", // const double *B
+      "i32", // int ldb
+      "buffer", // const double *beta
+      "u64", // double *C
+      "i32", // int ldc
+    ],
+    result: "i32",
+  },
+  cublasGemmEx: {
+    parameters: [
+      "pointer", // cublasHandle_t handle
+      "i32", // cublasOperation_t transa
+      "i32", // cublasOperation_t transb
+      "i32", // int m
+      "i32", // int n
+      "i32", // int k
+      "buffer", // const void *alpha
+      "u64", // const void *A
+      "i32", // cudaDataType Atype
+      "i32", // int lda
+      "u64", // const void *B
+      "i32", // cudaDataType Btype
+      "i32", // int ldb
+      "buffer", // const void *beta
+      "u64", // void *C
+      "i32", // cudaDataType Ctype
+      "i32", // int ldc
+      "i32", // cublasComputeType_t computeType
+      "i32", // cublasGemmAlgo_t algo
+    ],
+    result: "i32",
+  },
+} as const satisfies Deno.ForeignLibraryInterface;
+
+/** `cudaDataType` values (library_types.h). */
+export const CUDA_R_32F = 0;
+/** `cudaDataType` of double. */
+export const CUDA_R_64F = 1;
+/** `cudaDataType` of `__half`. */
+export const CUDA_R_16F = 2;
+/** `cudaDataType` of `__nv_bfloat16`. */
+export const CUDA_R_16BF = 14;
+/** `cublasComputeType_t`: accumulate in float, no reduced-precision shortcuts. */
+export const CUBLAS_COMPUTE_32F = 68;
+/** `cublasGemmAlgo_t`: let cuBLAS choose. */
+export const CUBLAS_GEMM_DEFAULT = -1;
+/** `cublasOperation_t`: the matrix as it is, not transposed. */
+export const CUBLAS_OP_N = 0;
+/** `cublasMath_t`: the default math mode (no TF32 tensor-core shortcuts for float). */
+export const CUBLAS_DEFAULT_MATH = 0;
+
+function cublasSpec(): LibrarySpec<typeof CUBLAS_SYMBOLS> {
+  return {
+    what: "cuBLAS (libcublas.so.13 or libcublas.so.12)",
+    env: "CUDENO_LIBCUBLAS",
+    sonames: ["libcublas.so.13", "libcublas.so.12"],
+    dirs: [
+      ...cudaToolkitDirs(),
+      ...pythonWheelDirs(["cu13/lib", "cublas/lib"]),
+      "/usr/lib/x86_64-linux-gnu",
+    ],
+    preload: ["libcublasLt.so."],
+    reject: (path) => (path.includes("/stubs/") ? "a link-time stub, not cuBLAS" : undefined),
+    hint: "install the CUDA toolkit's cuBLAS (apt: libcublas-13-0; pip: nvidia-cublas) or set CUDA_HOME",
+    symbols: CUBLAS_SYMBOLS,
+  };
+}
+
+/** cuBLAS, opened on first use. */
+export const libcublas: LazyLibrary<typeof CUBLAS_SYMBOLS> = new LazyLibrary(cublasSpec);
