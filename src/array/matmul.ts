@@ -174,25 +174,27 @@ function tiledSource(dtype: DType): { name: string; source: string } {
   const acc = computeType(dtype);
   const at = cType(acc, d);
   const name = `cudeno_matmul_${dtype}`;
+  const zero = literal(0, acc, d);
+  const params = [
+    pointerParam(dtype, "A", d, true),
+    pointerParam(dtype, "B", d, true),
+    pointerParam(dtype, "C", d),
+  ];
+  const a = `(${at})${load("A[(long)row * K + ak]", dtype, d)}`;
+  const b = `(${at})${load("B[(long)bk * N + col]", dtype, d)}`;
   const source = `${preamble([dtype, acc], d)}
 __kernel __attribute__((reqd_work_group_size(${TILE}, ${TILE}, 1)))
-void ${name}(${pointerParam(dtype, "A", d, true)}, ${pointerParam(dtype, "B", d, true)}, ${
-    pointerParam(dtype, "C", d)
-  }, int M, int N, int K) {
+void ${name}(${params.join(", ")}, int M, int N, int K) {
   ${sharedArray(acc, "As", TILE * TILE, d)}
   ${sharedArray(acc, "Bs", TILE * TILE, d)}
   const int tx = get_local_id(0), ty = get_local_id(1);
   const int col = get_group_id(0) * ${TILE} + tx;
   const int row = get_group_id(1) * ${TILE} + ty;
-  ${at} sum = ${literal(0, acc, d)};
+  ${at} sum = ${zero};
   for (int t = 0; t < K; t += ${TILE}) {
     const int ak = t + tx, bk = t + ty;
-    As[ty * ${TILE} + tx] = (row < M && ak < K) ? (${at})${load("A[(long)row * K + ak]", dtype, d)} : ${
-    literal(0, acc, d)
-  };
-    Bs[ty * ${TILE} + tx] = (bk < K && col < N) ? (${at})${load("B[(long)bk * N + col]", dtype, d)} : ${
-    literal(0, acc, d)
-  };
+    As[ty * ${TILE} + tx] = (row < M && ak < K) ? ${a} : ${zero};
+    Bs[ty * ${TILE} + tx] = (bk < K && col < N) ? ${b} : ${zero};
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int k = 0; k < ${TILE}; k++) sum += As[ty * ${TILE} + k] * Bs[k * ${TILE} + tx];
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -317,12 +319,16 @@ function outputFor(a: GPUArray, b: GPUArray, out: GPUArray | undefined): GPUArra
  * console.log(ga.matmul(a, b).get()); // Float32Array [4, 5, 10, 11]
  * ```
  */
-export function matmul(a: GPUArray, b: GPUArray, options: OpOptions = {}): GPUArray {
+export function matmul<D extends DType>(
+  a: GPUArray<D>,
+  b: GPUArray<D>,
+  options: OpOptions = {},
+): GPUArray<D> {
   checkOperands(a, b);
   const out = outputFor(a, b, options.out);
-  if (out.size === 0) return out;
-  if (a.shape[1] === 0) return fill(out, 0);
+  if (out.size === 0) return out as GPUArray<D>;
+  if (a.shape[1] === 0) return fill(out, 0) as GPUArray<D>;
   if (a.backend.name === "cuda") cublasMatmul(a.backend as CudaBackend, a, b, out);
   else tiledMatmul(a.backend, a, b, out);
-  return out;
+  return out as GPUArray<D>;
 }

@@ -104,8 +104,8 @@ function philoxFunction(dialect: Dialect): string {
   const mulhi = dialect === "cuda" ? "__umulhi" : "mul_hi";
   return `${head} cudeno_philox4x32_10(${u} *c, ${u} k0, ${u} k1) {
 #pragma unroll
-  for (int round = 0; round < 10; round++) {
-    if (round > 0) { k0 += 0x9E3779B9u; k1 += 0xBB67AE85u; }
+  for (int i = 0; i < 10; i++) {
+    if (i > 0) { k0 += 0x9E3779B9u; k1 += 0xBB67AE85u; }
     const ${u} hi0 = ${mulhi}(0xD2511F53u, c[0]), lo0 = 0xD2511F53u * c[0];
     const ${u} hi1 = ${mulhi}(0xCD9E8D57u, c[2]), lo1 = 0xCD9E8D57u * c[2];
     c[0] = hi1 ^ c[1] ^ k0;
@@ -134,32 +134,32 @@ function valueStatements(kind: Kind, dtype: FloatType, dialect: Dialect): string
   if (dtype === "float32") {
     const unit = (w: string) => `((${t})(${w} >> 8) * ${lit(2 ** -24)})`;
     if (kind === "uniform") {
-      return [0, 1, 2, 3].map((j) => `v[${j}] = ${add("p0", mul(unit(`c[${j}]`), "p1"))};`).join("\n    ");
+      return [0, 1, 2, 3].map((j) => `v[${j}] = ${add("p0", mul(unit(`c[${j}]`), "p1"))};`).join("\n  ");
     }
     return [0, 1].map((p) => {
       const u1 = `(${t})((c[${2 * p}] >> 8) + 1u) * ${lit(2 ** -24)}`;
       return `{
-      const ${t} r = ${mathFn("sqrt", dtype, dialect)}(${lit(-2)} * ${mathFn("log", dtype, dialect)}(${u1}));
-      const ${t} x = ${lit(2)} * ${unit(`c[${2 * p + 1}]`)};
-      ${sinCosPi(dtype, dialect)}
-      v[${2 * p}] = ${add("p0", mul("p1", mul("r", "cs")))};
-      v[${2 * p + 1}] = ${add("p0", mul("p1", mul("r", "sn")))};
-    }`;
-    }).join("\n    ");
+    const ${t} r = ${mathFn("sqrt", dtype, dialect)}(${lit(-2)} * ${mathFn("log", dtype, dialect)}(${u1}));
+    const ${t} x = ${lit(2)} * ${unit(`c[${2 * p + 1}]`)};
+    ${sinCosPi(dtype, dialect)}
+    v[${2 * p}] = ${add("p0", mul("p1", mul("r", "cs")))};
+    v[${2 * p + 1}] = ${add("p0", mul("p1", mul("r", "sn")))};
+  }`;
+    }).join("\n  ");
   }
   const bits = (w0: string, w1: string) => `((${t})(${w0} >> 5) * 67108864.0 + (${t})(${w1} >> 6))`;
   if (kind === "uniform") {
     return [0, 1].map((j) =>
       `v[${j}] = ${add("p0", mul(`(${bits(`c[${2 * j}]`, `c[${2 * j + 1}]`)} * ${lit(2 ** -53)})`, "p1"))};`
-    ).join("\n    ");
+    ).join("\n  ");
   }
   return `{
-      const ${t} r = sqrt(-2.0 * log((${bits("c[0]", "c[1]")} + 1.0) * ${lit(2 ** -53)}));
-      const ${t} x = 2.0 * (${bits("c[2]", "c[3]")} * ${lit(2 ** -53)});
-      ${sinCosPi(dtype, dialect)}
-      v[0] = ${add("p0", mul("p1", mul("r", "cs")))};
-      v[1] = ${add("p0", mul("p1", mul("r", "sn")))};
-    }`;
+    const ${t} r = sqrt(-2.0 * log((${bits("c[0]", "c[1]")} + 1.0) * ${lit(2 ** -53)}));
+    const ${t} x = 2.0 * (${bits("c[2]", "c[3]")} * ${lit(2 ** -53)});
+    ${sinCosPi(dtype, dialect)}
+    v[0] = ${add("p0", mul("p1", mul("r", "cs")))};
+    v[1] = ${add("p0", mul("p1", mul("r", "sn")))};
+  }`;
 }
 
 /** Declares `sn = sin(πx)` and `cs = cos(πx)`. */
@@ -190,8 +190,9 @@ function randomSource(
   const { local, group, groupSize } = threadIds(dialect);
   const name = `cudeno_${kind}_${dtype}`;
   const head = [preamble([dtype], dialect), dialect === "opencl" ? "#pragma OPENCL FP_CONTRACT OFF" : ""];
-  const source = `${head.join("\n")}
-${philoxFunction(dialect)}
+  const source = `${head.filter((line) => line !== "").map((line) => `${line}\n`).join("")}${
+    philoxFunction(dialect)
+  }
 ${kernelHead(dialect)} ${name}(${
     pointerParam(dtype, "out", dialect)
   }, ${ix} n, ${u} k0, ${u} k1, ${t} p0, ${t} p1) {

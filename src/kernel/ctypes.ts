@@ -102,7 +102,8 @@ function integerType(words: readonly string[]): DType | undefined {
  *
  * @throws {SyntaxError} when the text is not a type.
  */
-export function parseCType(text: string, dialect: Dialect): CType {
+export function parseCType(source: string, dialect: Dialect): CType {
+  const text = source.replace(/\s+/g, " ").trim();
   const tokens = text.match(/[A-Za-z_][A-Za-z0-9_]*|\*|&|\S/g) ?? [];
   let depth = 0;
   let isConst = false;

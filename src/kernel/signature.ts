@@ -74,7 +74,7 @@ function blankNonCode(source: string): string {
 
 function tokenize(code: string): Token[] {
   const tokens: Token[] = [];
-  for (const m of code.matchAll(/[A-Za-z_][A-Za-z0-9_]*|\d[\w.]*|"\s*"|'\s*'|::|\S/g)) {
+  for (const m of code.matchAll(/[A-Za-z_][A-Za-z0-9_]*|\d[\w.]*|"[^\S\n]*"|'[^\S\n]*'|::|\S/g)) {
     tokens.push({ text: m[0], offset: m.index });
   }
   return tokens;
@@ -110,7 +110,7 @@ function skipDecorations(tokens: readonly Token[], i: number, what: string): num
     const t = tokens[i]?.text;
     if (t === undefined) return i;
     if (CALL_LIKE.has(t)) i = skipGroup(tokens, i + 1, what);
-    else if (SPECIFIERS.has(t) || /^"\s*"$/.test(t)) i++;
+    else if (SPECIFIERS.has(t) || /^"[^\S\n]*"$/.test(t)) i++;
     else return i;
   }
 }
@@ -182,7 +182,8 @@ function isTypeKeyword(word: string): boolean {
 export function parseParameterList(list: string, dialect: Dialect): KernelParam[] {
   const tokens = tokenize(blankNonCode(list));
   if (tokens.length === 0 || (tokens.length === 1 && tokens[0]!.text === "void")) return [];
-  return splitTopLevel(tokens).map((part, i) => parseParam(part, i, dialect, `parameter list "${list}"`));
+  const shown = list.replace(/\s+/g, " ").trim();
+  return splitTopLevel(tokens).map((part, i) => parseParam(part, i, dialect, `parameter list "${shown}"`));
 }
 
 /**

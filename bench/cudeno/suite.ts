@@ -1,0 +1,300 @@
+/**
+ * cudeno's side of the GPU benchmark: the same work as bench/c/cuda_bench.c, bench/c/opencl_bench.c and the
+ * Python peers, through cudeno's public API (impl "cudeno") and, for launches, through raw Deno FFI with no
+ * wrapper (impl "deno-raw"). One JSON record per line on stdout; progress and failures on stderr.
+ *
+ *   deno run -A bench/cudeno/suite.ts [--only PREFIX,...]
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import * as cuda from "../../src/cuda/mod.ts";
+import * as cl from "../../src/opencl/mod.ts";
+import * as ga from "../../src/array/mod.ts";
+import { libcuda } from "../../ffi/cuda.ts";
+import type { BenchRecord } from "../records.ts";
+import { jitFigures } from "./jit_figures.ts";
+
+const { values } = parseArgs({ options: { only: { type: "string" } } });
+const only = values.only?.split(",") ?? [];
+let failures = 0;
+
+function emit(record: BenchRecord): void {
+  console.log(JSON.stringify(record));
+}
+
+/** Runs one group of figures; a failure is reported and the others still run. */
+async function section(name: string, fn: () => void | Promise<void>): Promise<void> {
+  if (only.length > 0 && !only.some((p) => name.startsWith(p))) return;
+  const started = performance.now();
+  try {
+    await fn();
+    console.error(`[cudeno] ${name}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  } catch (e) {
+    failures++;
+    console.error(`[cudeno] ${name} FAILED: ${e instanceof Error ? e.stack ?? e.message : e}`);
+  }
+}
+
+/** Times `fn` with device events around it, `repeats` times after one warm-up: milliseconds each. */
+function eventTimes(repeats: number, fn: () => void): number[] {
+  const start = new cuda.Event(), end = new cuda.Event();
+  fn();
+  const out: number[] = [];
+  for (let i = 0; i < repeats; i++) {
+    start.record();
+    fn();
+    end.record().synchronize();
+    out.push(start.elapsedTime(end));
+  }
+  return out;
+}
+
+function randomFloats(n: number, seed: number): Float32Array {
+  let s = seed >>> 0;
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    out[i] = s / 4294967296 - 0.5;
+  }
+  return out;
+}
+
+const LAUNCH_SRC = `__global__ void empty(float *p, int n) {}
+__global__ void args8(float *a, float *b, float *c, float *d, int n, float alpha, float beta, int flag) {
+  if (n < 0) a[0] = alpha + beta + flag + b[0] + c[0] + d[0];
+}
+__global__ void vadd(const float *a, const float *b, float *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}`;
+
+const ctx = cuda.useDevice(0);
+console.error(`[cudeno] ${ctx.device.name}, driver ${cuda.driverVersion().join(".")}, NVRTC ${cuda.nvrtcVersion().join(".")}`);
+const mod = new cuda.SourceModule(LAUNCH_SRC);
+
+await section("launch", () => {
+  const empty = mod.getFunction("empty");
+  const args8 = mod.getFunction("args8");
+  using buf = cuda.memAlloc(1024);
+  const cfg = { grid: 1, block: 32 };
+  const N = 200_000;
+  const perLaunch = (launch: () => void) => {
+    for (let i = 0; i < 20_000; i++) launch();
+    cuda.synchronize();
+    const samples: number[] = [];
+    for (let s = 0; s < 5; s++) {
+      const t = performance.now();
+      for (let i = 0; i < N; i++) launch();
+      cuda.synchronize();
+      samples.push(((performance.now() - t) * 1000) / N);
+    }
+    return samples;
+  };
+  emit({ impl: "cudeno", figure: "launch.empty.async", unit: "us", better: "lower", samples: perLaunch(() => empty(buf, 0, cfg)) });
+  emit({
+    impl: "cudeno",
+    figure: "launch.args8.async",
+    unit: "us",
+    better: "lower",
+    samples: perLaunch(() => args8(buf, buf, buf, buf, 1, 1.5, 2.5, 3, cfg)),
+  });
+  // The floor under the wrapper: cuLaunchKernel straight through Deno FFI with a prebuilt argument block.
+  const lib = libcuda.get();
+  const storage = new ArrayBuffer(16);
+  new DataView(storage).setBigUint64(0, buf.ptr, true);
+  const base = Deno.UnsafePointer.value(Deno.UnsafePointer.of(storage));
+  const params = new BigUint64Array([base, base + 8n]);
+  const handle = empty.unsafeHandle;
+  emit({
+    impl: "deno-raw",
+    figure: "launch.empty.async",
+    unit: "us",
+    better: "lower",
+    samples: perLaunch(() => lib.cuLaunchKernel(handle, 1, 1, 1, 32, 1, 1, 0, null, params, null)),
+  });
+  const sync: number[] = [];
+  for (let s = 0; s < 5; s++) {
+    const t = performance.now();
+    for (let i = 0; i < 20_000; i++) {
+      empty(buf, 0, cfg);
+      cuda.synchronize();
+    }
+    sync.push(((performance.now() - t) * 1000) / 20_000);
+  }
+  emit({ impl: "cudeno", figure: "launch.empty.sync", unit: "us", better: "lower", samples: sync });
+});
+
+const SIZES: [string, number][] = [["4KiB", 4096], ["1MiB", 2 ** 20], ["64MiB", 2 ** 26], ["1GiB", 2 ** 30]];
+
+await section("copy", () => {
+  using dev = cuda.memAlloc(2 ** 30);
+  for (const memory of ["pinned", "pageable"] as const) {
+    for (const [label, bytes] of SIZES) {
+      const pinned = memory === "pinned" ? cuda.pagelockedEmpty(bytes, "uint8") : undefined;
+      const host = pinned?.array ?? new Uint8Array(bytes);
+      host.fill(1);
+      for (const dir of ["htod", "dtoh"] as const) {
+        const copy = dir === "htod" ? () => cuda.memcpyHtoD(dev, host) : () => cuda.memcpyDtoH(host, dev);
+        copy();
+        const samples: number[] = [];
+        for (let s = 0; s < 5; s++) {
+          let reps = 0;
+          const t = performance.now();
+          do {
+            copy();
+            reps++;
+          } while (performance.now() - t < 40);
+          cuda.synchronize();
+          samples.push((bytes * reps) / ((performance.now() - t) / 1000) / 1e9);
+        }
+        emit({ impl: "cudeno", figure: `copy.${dir}.${memory}.${label}`, unit: "GB/s", better: "higher", samples });
+      }
+      pinned?.free();
+    }
+  }
+});
+
+await section("d2d", () => {
+  const bytes = 2 ** 28 * 4;
+  using a = cuda.memAlloc(bytes), b = cuda.memAlloc(bytes);
+  cuda.memsetD32(a, 0x3f800000, 2 ** 28);
+  const ms = eventTimes(20, () => cuda.memcpyDtoD(b, a));
+  emit({ impl: "cudeno", figure: "d2d.copy.2^28", unit: "GB/s", better: "higher", samples: ms.map((t) => (2 * bytes) / (t / 1000) / 1e9) });
+});
+
+await section("vadd", () => {
+  const n = 2 ** 24;
+  const vadd = mod.getFunction("vadd");
+  const a = randomFloats(n, 1), b = randomFloats(n, 2), c = new Float32Array(n);
+  using da = cuda.memAlloc(n * 4), db = cuda.memAlloc(n * 4), dc = cuda.memAlloc(n * 4);
+  const cfg = { grid: Math.ceil(n / 256), block: 256 };
+  const run = () => {
+    cuda.memcpyHtoD(da, a);
+    cuda.memcpyHtoD(db, b);
+    vadd(da, db, dc, n, cfg);
+    cuda.memcpyDtoH(c, dc);
+  };
+  run();
+  for (let i = 0; i < n; i += 4099) if (c[i] !== Math.fround(a[i]! + b[i]!)) throw new Error(`vadd wrong at ${i}`);
+  const samples: number[] = [];
+  for (let s = 0; s < 5; s++) {
+    const t = performance.now();
+    run();
+    samples.push(performance.now() - t);
+  }
+  emit({ impl: "cudeno", figure: "vadd.e2e.2^24", unit: "ms", better: "lower", samples });
+});
+
+await section("compile", () => {
+  const cold: number[] = [];
+  for (let s = 0; s < 5; s++) {
+    const t = performance.now();
+    cuda.compile(LAUNCH_SRC.replace("empty(", `empty${s}(`), { cache: false });
+    cold.push(performance.now() - t);
+  }
+  emit({ impl: "cudeno", figure: "nvrtc.compile.cold", unit: "ms", better: "lower", samples: cold });
+  const hits: number[] = [];
+  for (let s = 0; s < 20; s++) {
+    cuda.clearMemoryCache();
+    const t = performance.now();
+    const m = new cuda.SourceModule(LAUNCH_SRC);
+    m.getFunction("vadd");
+    hits.push(performance.now() - t);
+    if (m.cache !== "disk") throw new Error(`expected a disk cache hit, got ${m.cache}`);
+    m.unload();
+  }
+  emit({ impl: "cudeno", figure: "cache.hit", unit: "ms", better: "lower", samples: hits, note: "SourceModule from the disk cache: read, verify, load" });
+  const { image } = cuda.compile(LAUNCH_SRC);
+  const loads: number[] = [];
+  for (let s = 0; s < 20; s++) {
+    const t = performance.now();
+    const m = new cuda.Module(image, { source: LAUNCH_SRC });
+    m.getFunction("vadd");
+    m.unload();
+    loads.push(performance.now() - t);
+  }
+  emit({ impl: "cudeno", figure: "module.load", unit: "ms", better: "lower", samples: loads });
+});
+
+await section("array", () => {
+  ga.useBackend("cuda");
+  const n = 2 ** 28;
+  const a = ga.random.uniform([n], { seed: 1 }), b = ga.random.uniform([n], { seed: 2 }), c = ga.empty([n]);
+  const check = ga.add(ga.toGpu(Float32Array.of(1, 2)), ga.toGpu(Float32Array.of(3, 4))).get();
+  if (check[0] !== 4 || check[1] !== 6) throw new Error("add is wrong");
+  const add = eventTimes(20, () => a.add(b, { out: c }));
+  emit({ impl: "cudeno", figure: "elementwise.add.2^28", unit: "GB/s", better: "higher", samples: add.map((t) => (3 * n * 4) / (t / 1000) / 1e9) });
+  const sums: number[] = [];
+  a.sum();
+  for (let s = 0; s < 20; s++) {
+    const t = performance.now();
+    a.sum();
+    sums.push(performance.now() - t);
+  }
+  emit({ impl: "cudeno", figure: "reduce.sum.2^28", unit: "GB/s", better: "higher", samples: sums.map((t) => (n * 4) / (t / 1000) / 1e9), note: "includes the result's copy to the host" });
+  a.free();
+  b.free();
+  c.free();
+  const x = ga.ones(1);
+  for (let i = 0; i < 1000; i++) x.add(1, { out: x });
+  const small: number[] = [];
+  for (let s = 0; s < 5; s++) {
+    const t = performance.now();
+    for (let i = 0; i < 10_000; i++) x.add(1, { out: x });
+    cuda.synchronize();
+    small.push(((performance.now() - t) * 1000) / 10_000);
+  }
+  emit({ impl: "cudeno", figure: "small.add1.async", unit: "us", better: "lower", samples: small });
+});
+
+await section("matmul", () => {
+  ga.useBackend("cuda");
+  for (const dtype of ["float32", "bfloat16"] as const) {
+    for (const size of [1024, 4096, 8192]) {
+      const a32 = ga.random.normal([size, size], { seed: 3 }), b32 = ga.random.normal([size, size], { seed: 4 });
+      const a = dtype === "float32" ? a32 : a32.astype(dtype), b = dtype === "float32" ? b32 : b32.astype(dtype);
+      const c = ga.empty([size, size], dtype);
+      const ms = eventTimes(size >= 8192 ? 10 : 20, () => ga.matmul(a, b, { out: c }));
+      const flops = 2 * size ** 3;
+      emit({
+        impl: "cudeno",
+        figure: `matmul.${dtype === "float32" ? "f32" : "bf16"}.${size}`,
+        unit: "TFLOP/s",
+        better: "higher",
+        samples: ms.map((t) => flops / (t / 1000) / 1e12),
+      });
+      for (const x of new Set([a32, b32, a, b, c])) x.free();
+    }
+  }
+});
+
+await section("opencl", () => {
+  const platform = cl.getPlatforms().find((p) => p.getDevices("gpu").length > 0);
+  if (platform === undefined) throw new Error("no OpenCL GPU platform");
+  const context = new cl.Context(platform.getDevices("gpu")[0]!);
+  const queue = new cl.CommandQueue(context);
+  const tiny = new cl.Program(context, "__kernel void tiny(__global float *p) { }").build().getKernel("tiny");
+  const buf = new cl.Buffer(context, 64);
+  for (let i = 0; i < 2000; i++) {
+    tiny(queue, 1, null, buf).release();
+    queue.finish();
+  }
+  const samples: number[] = [];
+  for (let s = 0; s < 5; s++) {
+    const t = performance.now();
+    for (let i = 0; i < 20_000; i++) {
+      tiny(queue, 1, null, buf).release();
+      queue.finish();
+    }
+    samples.push(((performance.now() - t) * 1000) / 20_000);
+  }
+  emit({ impl: "cudeno", figure: "opencl.enqueue_finish", unit: "us", better: "lower", samples, note: `on ${context.device.name}` });
+});
+
+await section("jit", () => jitFigures(emit, eventTimes));
+
+if (failures > 0) {
+  console.error(`[cudeno] ${failures} section(s) failed`);
+  Deno.exit(1);
+}

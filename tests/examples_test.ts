@@ -1,0 +1,46 @@
+import assert from "node:assert/strict";
+import { cudaProblem, cudaTest, openclProblem, openclTest } from "./_backends.ts";
+
+async function runExample(name: string): Promise<string> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL(`../examples/${name}`, import.meta.url).pathname],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  assert.equal(out.code, 0, `${name} failed:\n${text}`);
+  return text;
+}
+
+cudaTest("examples/pycuda_add.ts adds two 4×4 matrices on the GPU", async () => {
+  assert.match(await runExample("pycuda_add.ts"), /all 16 sums right/);
+});
+
+cudaTest("examples/vector_add.ts adds 1,000,000 elements and checks them", async () => {
+  assert.match(await runExample("vector_add.ts"), /3907 blocks × 256 threads, 1000000 elements, 0 wrong/);
+});
+
+cudaTest("examples/device_info.ts prints the device's attributes", async () => {
+  assert.match(await runExample("device_info.ts"), /compute capability \d+\.\d+.*\n.*maxThreadsPerBlock/);
+});
+
+openclTest("examples/opencl_vector_add.ts adds 1,000,000 elements on OpenCL", async () => {
+  assert.match(await runExample("opencl_vector_add.ts"), /1000000 elements in .* µs, 0 wrong/);
+});
+
+openclTest("examples/opencl_devices.ts lists the OpenCL platforms and devices", async () => {
+  assert.match(await runExample("opencl_devices.ts"), /opencl:0:0 .*compute units/);
+});
+
+const anyBackend = cudaProblem === undefined || openclProblem === undefined;
+Deno.test({
+  name: `examples/matmul.ts multiplies two random 1000×1000 matrices on the best device${
+    anyBackend ? "" : " [ignored: no CUDA and no OpenCL]"
+  }`,
+  ignore: !anyBackend,
+  fn: async () => {
+    const text = await runExample("matmul.ts");
+    assert.match(text, /matmul of two 1000×1000 float32 matrices on (cuda|opencl):/);
+    assert.match(text, /check: c\[0, 0\] = /);
+  },
+});

@@ -1,0 +1,114 @@
+import assert from "node:assert/strict";
+import * as cuda from "../../src/cuda/mod.ts";
+import * as cl from "../../src/opencl/mod.ts";
+import { cudaContext, cudaTest, openclTest } from "../_backends.ts";
+import { collectGarbage, rssMiB } from "./_gc.ts";
+
+/** Host memory may grow this much over a loop (allocator pools, JIT code), and no more. */
+const RSS_BOUND_MIB = 64;
+const MiB = 2n ** 20n;
+
+cudaTest("100,000 alloc/free cycles return device memory to where it started, RSS flat", () => {
+  cudaContext();
+  for (let i = 0; i < 1000; i++) cuda.memAlloc(4096).free();
+  const before = cuda.memGetInfo().free;
+  const rss = rssMiB();
+  for (let i = 0; i < 100_000; i++) cuda.memAlloc(4096 + (i % 7) * 512).free();
+  const after = cuda.memGetInfo().free;
+  assert.ok(before - after < MiB, `device memory down by ${Number(before - after) / 2 ** 20} MiB`);
+  assert.ok(rssMiB() - rss < RSS_BOUND_MIB, `RSS grew ${(rssMiB() - rss).toFixed(1)} MiB`);
+});
+
+cudaTest("10,000 module loads from the cache and unloads leak neither device nor host memory", () => {
+  cudaContext();
+  const src = "__global__ void leak_probe(float *x, int n) { int i = threadIdx.x; if (i < n) x[i] += 1; }";
+  new cuda.SourceModule(src).unload();
+  const before = cuda.memGetInfo().free;
+  const rss = rssMiB();
+  for (let i = 0; i < 10_000; i++) {
+    const m = new cuda.SourceModule(src);
+    m.getFunction("leak_probe");
+    m.unload();
+  }
+  assert.ok(before - cuda.memGetInfo().free < MiB);
+  assert.ok(rssMiB() - rss < RSS_BOUND_MIB, `RSS grew ${(rssMiB() - rss).toFixed(1)} MiB`);
+});
+
+cudaTest("1,000,000 launches leave host memory flat and give the right result", () => {
+  cudaContext();
+  using mod = new cuda.SourceModule("__global__ void bump(int *x) { atomicAdd(x, 1); }");
+  const bump = mod.getFunction("bump");
+  using x = cuda.memAlloc(4);
+  cuda.memsetD32(x, 0, 1);
+  const cfg = { block: 1 };
+  for (let i = 0; i < 10_000; i++) bump(x, cfg);
+  cuda.synchronize();
+  const rss = rssMiB();
+  for (let i = 0; i < 1_000_000; i++) bump(x, cfg);
+  cuda.synchronize();
+  const out = new Int32Array(1);
+  cuda.memcpyDtoH(out, x);
+  assert.equal(out[0], 1_010_000);
+  assert.ok(rssMiB() - rss < RSS_BOUND_MIB, `RSS grew ${(rssMiB() - rss).toFixed(1)} MiB`);
+});
+
+cudaTest("allocations dropped without free() are returned by the FinalizationRegistry", async () => {
+  cudaContext();
+  await collectGarbage();
+  const before = cuda.memGetInfo().free;
+  (() => {
+    for (let i = 0; i < 256; i++) cuda.memAlloc(4 * 2 ** 20);
+  })();
+  assert.ok(before - cuda.memGetInfo().free >= 1000n * MiB, "the allocations were made");
+  await collectGarbage();
+  assert.ok(
+    before - cuda.memGetInfo().free < MiB,
+    `still ${Number(before - cuda.memGetInfo().free) / 2 ** 20} MiB held`,
+  );
+});
+
+openclTest("100,000 OpenCL buffer create/free cycles and 100,000 events leave host memory flat", () => {
+  const ctx = cl.createSomeContext();
+  const queue = new cl.CommandQueue(ctx);
+  const pattern = new Uint8Array([7]);
+  for (let i = 0; i < 1000; i++) new cl.Buffer(ctx, 4096).free();
+  const rss = rssMiB();
+  for (let i = 0; i < 100_000; i++) new cl.Buffer(ctx, 4096).free();
+  using buf = new cl.Buffer(ctx, 64);
+  for (let i = 0; i < 100_000; i++) {
+    cl.enqueueFillBuffer(queue, buf, pattern).release();
+    if (i % 1000 === 999) queue.finish();
+  }
+  queue.finish();
+  assert.ok(rssMiB() - rss < RSS_BOUND_MIB, `RSS grew ${(rssMiB() - rss).toFixed(1)} MiB`);
+});
+
+openclTest("200 OpenCL program builds and releases leave host memory flat", () => {
+  const ctx = cl.createSomeContext();
+  const src = "__kernel void probe(__global int *x) { x[get_global_id(0)] += 1; }";
+  for (let i = 0; i < 20; i++) new cl.Program(ctx, src).build().release();
+  const rss = rssMiB();
+  for (let i = 0; i < 200; i++) {
+    const p = new cl.Program(ctx, src).build();
+    p.getKernel("probe");
+    p.release();
+  }
+  assert.ok(rssMiB() - rss < RSS_BOUND_MIB, `RSS grew ${(rssMiB() - rss).toFixed(1)} MiB`);
+});
+
+openclTest("OpenCL buffers dropped without free() are released by the FinalizationRegistry", async () => {
+  // 48 MiB each: above glibc's largest mmap threshold, so freed memory really leaves the process and
+  // RSS shows whether the driver released it.
+  const ctx = cl.createSomeContext();
+  const host = new Uint8Array(48 * 2 ** 20).fill(1);
+  await collectGarbage();
+  const rss = rssMiB();
+  (() => {
+    for (let i = 0; i < 20; i++) new cl.Buffer(ctx, host.byteLength, { hostBuf: host });
+  })();
+  const peak = rssMiB();
+  await collectGarbage();
+  const after = rssMiB();
+  assert.ok(peak - rss > 800, `the buffers took ${(peak - rss).toFixed(0)} MiB of host memory`);
+  assert.ok(after - rss < RSS_BOUND_MIB, `RSS still ${(after - rss).toFixed(0)} MiB above the start`);
+});
