@@ -575,7 +575,9 @@ export class PagelockedArray<D extends DType = "float32"> {
     const buffer = Deno.UnsafePointerView.getArrayBuffer(ptr, Math.max(1, length * info.size));
     this.#array = new info.array(buffer, 0, length) as HostArrayOf[D];
     this.#held = { ptr, ctx, generation: ctx.generation };
-    pinnedArrays.register(this, this.#held, this);
+    // Tied to the memory itself, not to this wrapper: a stream holding the array for an async copy
+    // keeps the pinned memory alive even after the wrapper is dropped.
+    pinnedArrays.register(buffer, this.#held, this);
   }
 
   /** The memory as a typed array (detached, length 0, once freed). */
