@@ -105,6 +105,7 @@ export function makeKernel(program: Program, sig: KernelSignature): Kernel {
   let released = false;
 
   function setArg(index: number, value: unknown): void {
+    if (released) throw new TypeError(`Cannot launch ${name}(): the kernel was released`);
     const slot = block.slots[index]!;
     if (value === last[index] && slot.kind !== "pointer") return;
     block.write(index, value);
