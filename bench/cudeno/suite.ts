@@ -13,7 +13,6 @@ import * as cl from "../../src/opencl/mod.ts";
 import * as ga from "../../src/array/mod.ts";
 import { libcuda } from "../../ffi/cuda.ts";
 import type { BenchRecord } from "../records.ts";
-import { jitFigures } from "./jit_figures.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
 const only = values.only?.split(",") ?? [];
@@ -291,8 +290,6 @@ await section("opencl", () => {
   }
   emit({ impl: "cudeno", figure: "opencl.enqueue_finish", unit: "us", better: "lower", samples, note: `on ${context.device.name}` });
 });
-
-await section("jit", () => jitFigures(emit, eventTimes));
 
 if (failures > 0) {
   console.error(`[cudeno] ${failures} section(s) failed`);

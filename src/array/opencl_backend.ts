@@ -82,7 +82,8 @@ export class OpenCLBackend implements Backend {
     const key = `${name}\u0000${source}`;
     let k = this.#kernels.get(key);
     if (k === undefined) {
-      const program = new cl.Program(this.context, source).build();
+      // NumPy's results need IEEE division and square roots; some drivers (NVIDIA's) default to faster ones.
+      const program = new cl.Program(this.context, source).build(["-cl-fp32-correctly-rounded-divide-sqrt"]);
       k = new OpenCLKernel(program.getKernel(name), this.queue);
       this.#kernels.set(key, k);
     }

@@ -7,6 +7,7 @@
  */
 
 import { libnvrtc, libnvrtcCompile } from "../../ffi/nvrtc.ts";
+import { cudaToolkitDirs } from "../../ffi/load.ts";
 import { type CacheSource, CompileCache } from "../kernel/cache.ts";
 import { requireContext } from "./context.ts";
 import { parseKernels } from "../kernel/signature.ts";
@@ -167,16 +168,22 @@ export function wrapExternC(source: string): string {
   return `${includes.join("\n")}\nextern "C" {\n#line 1\n${body.join("\n")}\n}\n`;
 }
 
+/** The CUDA headers' folder (for `cuda_fp16.h` and friends): next to the NVRTC that loaded, else the toolkit's. */
 function toolkitInclude(): string[] {
   const path = libnvrtc.load().path;
   const slash = path.lastIndexOf("/");
-  if (slash < 0) return [];
-  const dir = `${path.slice(0, slash)}/../include`;
-  try {
-    return Deno.statSync(`${dir}/cuda_fp16.h`).isFile ? [dir] : [];
-  } catch {
-    return [];
+  const candidates = [
+    ...(slash < 0 ? [] : [`${path.slice(0, slash)}/../include`]),
+    ...cudaToolkitDirs().map((lib) => `${lib}/../include`),
+  ];
+  for (const dir of candidates) {
+    try {
+      if (Deno.statSync(`${dir}/cuda_fp16.h`).isFile) return [dir];
+    } catch {
+      // not there, or no --allow-read: NVRTC's built-in headers are all there is
+    }
   }
+  return [];
 }
 
 /** The result of one compilation. */

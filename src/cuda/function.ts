@@ -167,7 +167,7 @@ export function makeKernelFunction(
   const dims = new Uint32Array(6);
   const count = params.length;
   let dynamicLimit = maxShared;
-  const call = fixedArity(count, {
+  const call = fixedArity(count, count + 1, {
     arg(index: number, value: unknown) {
       // Arguments arrive last first; leftovers of a launch that failed while staging are freed here.
       if (index === count - 1 && staged.length > 0) HostArgument.complete(staged, undefined, false);

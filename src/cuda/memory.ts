@@ -162,8 +162,8 @@ export function resolveDevice(
 
 function describeValue(v: unknown): string {
   if (v === null || v === undefined) return String(v);
-  if (typeof v === "object") return `a ${v.constructor?.name ?? "object"}`;
-  return `a ${typeof v}`;
+  const kind = typeof v === "object" ? v.constructor?.name ?? "object" : typeof v;
+  return `${/^[aeiouAEIOU]/.test(kind) ? "an" : "a"} ${kind}`;
 }
 
 function toSize(bytes: number | bigint, what: string): number {

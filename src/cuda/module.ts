@@ -37,14 +37,22 @@ const CU_JIT_ERROR_LOG_BUFFER = 5;
 const CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 const LOG_BYTES = 16384;
 
+/** The JIT error log buffer and the option arrays naming it, made on the first load and reused. */
+let jit: { log: Uint8Array; options: Int32Array; values: BigUint64Array } | undefined;
+
 function loadImage(image: Uint8Array): Deno.PointerObject {
+  if (jit === undefined) {
+    const log = new Uint8Array(LOG_BYTES);
+    const options = new Int32Array([CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER]);
+    jit = {
+      log,
+      options,
+      values: new BigUint64Array([BigInt(LOG_BYTES), Deno.UnsafePointer.value(Deno.UnsafePointer.of(log))]),
+    };
+  }
+  const { log, options, values } = jit;
   const out = new BigUint64Array(1);
-  const log = new Uint8Array(LOG_BYTES);
-  const options = new Int32Array([CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER]);
-  const values = new BigUint64Array([
-    BigInt(LOG_BYTES),
-    Deno.UnsafePointer.value(Deno.UnsafePointer.of(log)),
-  ]);
+  log[0] = 0;
   const code = init().cuModuleLoadDataEx(out, image, 2, options, values);
   if (code !== 0) {
     const end = log.indexOf(0);
@@ -134,7 +142,6 @@ export class Module {
     this.checkLoaded(`getFunction("${name}")`);
     const known = this.#functions.get(name);
     if (known !== undefined && signature === undefined) return known;
-    const params = this.#paramsOf(name, signature);
     const symbol = this.#lowered[name] ?? name;
     const out = new BigUint64Array(1);
     const code = init().cuModuleGetFunction(out, this.#held.handle, new TextEncoder().encode(symbol + "\0"));
@@ -147,6 +154,7 @@ export class Module {
       );
     }
     checkCuda(code, "cuModuleGetFunction");
+    const params = this.#paramsOf(name, signature);
     const device = this.#held.ctx.device;
     const attributes = device.attributes;
     const fn = makeKernelFunction(

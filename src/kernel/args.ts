@@ -45,8 +45,8 @@ function shown(value: unknown): string {
   if (typeof value === "bigint") return `${value}n`;
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (value === null) return "null";
-  if (typeof value === "object") return `a ${value.constructor?.name ?? "object"}`;
-  return `a ${typeof value}`;
+  const kind = typeof value === "object" ? value.constructor?.name ?? "object" : typeof value;
+  return `${/^[aeiouAEIOU]/.test(kind) ? "an" : "a"} ${kind}`;
 }
 
 function integerWriter(bits: 8 | 16 | 32, signed: boolean): SlotWriter {

@@ -21,13 +21,15 @@ export interface ArgumentSink<R> {
 }
 
 /**
- * Makes `(a0, ..., a{n-1}, last) => R` for a kernel of `n` parameters; `given` counts the values
- * actually passed, so that a missing or extra argument is reported rather than misread.
+ * Makes `(a0, ..., a{n-1}, last) => R` for a kernel of `n` parameters. A call with other than
+ * `expected` values goes straight to `finish` (with `given`, the count passed) and writes nothing,
+ * so a missing or extra argument is reported rather than misread.
  */
-export function fixedArity<R>(n: number, sink: ArgumentSink<R>): (...args: unknown[]) => R {
+export function fixedArity<R>(n: number, expected: number, sink: ArgumentSink<R>): (...args: unknown[]) => R {
   if (n > MAX_FIXED_ARGS) {
     return (...args: unknown[]): R => {
-      for (let i = 0; i < n && i < args.length; i++) sink.arg(i, args[i]);
+      if (args.length !== expected) return sink.finish(undefined, args.length);
+      for (let i = 0; i < n; i++) sink.arg(i, args[i]);
       return sink.finish(args[n], args.length);
     };
   }
@@ -38,7 +40,7 @@ export function fixedArity<R>(n: number, sink: ArgumentSink<R>): (...args: unkno
     a15?: unknown, a16?: unknown,
   ): R {
     const given = arguments.length;
-    if (given < n) return sink.finish(undefined, given);
+    if (given !== expected) return sink.finish(undefined, given);
     switch (n) {
       case 16: sink.arg(15, a15); // falls through
       case 15: sink.arg(14, a14); // falls through

@@ -71,6 +71,14 @@ export class Buffer {
         `Cannot create an OpenCL buffer of ${size} bytes: give a positive integer byte count`,
       );
     }
+    const limit = context.device.maxAllocation;
+    if (BigInt(size) > limit) {
+      throw new RangeError(
+        `Cannot create an OpenCL buffer of ${formatBytes(size)}: ${context.device.name} allows ${
+          formatBytes(Number(limit))
+        } per buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE); split the data`,
+      );
+    }
     const host = options.hostBuf;
     if (host !== undefined && host.byteLength > size) {
       throw new RangeError(

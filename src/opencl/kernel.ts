@@ -203,7 +203,7 @@ export function makeKernel(program: Program, sig: KernelSignature): Kernel {
     return new Event(Deno.UnsafePointer.create(eventOut[0]!)!, q, sequence);
   }
 
-  const call = fixedArity(count + 3, {
+  const call = fixedArity(count + 3, count + 3, {
     arg(index: number, value: unknown) {
       if (index === 0) queue = value as CommandQueue;
       else if (index === 1) global = value as Dim3;

@@ -17,7 +17,17 @@ function block(): ArgumentBlock {
 Deno.test("ArgumentBlock lays out parameters at their natural alignment", () => {
   const b = block();
   assert.deepEqual(b.slots.map((s) => [s.offset, s.size]), [
-    [0, 8], [8, 1], [16, 8], [24, 2], [28, 4], [32, 4], [40, 8], [48, 8], [56, 2], [58, 2], [60, 1],
+    [0, 8],
+    [8, 1],
+    [16, 8],
+    [24, 2],
+    [28, 4],
+    [32, 4],
+    [40, 8],
+    [48, 8],
+    [56, 2],
+    [58, 2],
+    [60, 1],
   ]);
   assert.equal(b.storage.byteLength, 64);
   assert.deepEqual([...b.addresses].map((a) => Number(a - b.address)), b.slots.map((s) => s.offset));
@@ -50,7 +60,10 @@ Deno.test("ArgumentBlock.write() rejects a float for an int parameter, naming it
 
 Deno.test("ArgumentBlock.write() rejects values outside the C type's range", () => {
   const b = block();
-  assert.throws(() => b.write(5, -1), { name: "RangeError", message: /parameter 6 \(unsigned int u\): it holds 0 to 4294967295/ });
+  assert.throws(() => b.write(5, -1), {
+    name: "RangeError",
+    message: /parameter 6 \(unsigned int u\): it holds 0 to 4294967295/,
+  });
   assert.throws(() => b.write(1, 128), RangeError);
   assert.throws(() => b.write(7, -1n), RangeError);
   assert.throws(() => b.write(6, 2 ** 60), { name: "TypeError", message: /a bigint or a safe integer/ });

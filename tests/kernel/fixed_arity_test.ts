@@ -3,7 +3,7 @@ import { fixedArity, MAX_FIXED_ARGS } from "../../src/kernel/fixed_arity.ts";
 
 function recorder(n: number) {
   const seen: unknown[] = new Array(n);
-  const fn = fixedArity(n, {
+  const fn = fixedArity(n, n + 1, {
     arg: (i, v) => (seen[i] = v),
     finish: (last, given) => ({ args: [...seen], last, given }),
   });
@@ -18,7 +18,11 @@ Deno.test("fixedArity() passes every argument and the trailing value for each ar
   }
 });
 
-Deno.test("fixedArity() reports how many values were given when too few or too many", () => {
-  assert.equal(recorder(3)(1, 2).given, 2);
-  assert.equal(recorder(3)(1, 2, 3, 4, 5).given, 5);
+Deno.test("fixedArity() writes nothing and reports the count when too few or too many values are given", () => {
+  for (const args of [[1, 2], [1, 2, 3], [1, 2, 3, 4, 5]]) {
+    const out = recorder(3)(...args);
+    assert.equal(out.given, args.length);
+    assert.deepEqual(out.args, [undefined, undefined, undefined]);
+    assert.equal(out.last, undefined);
+  }
 });

@@ -15,13 +15,30 @@ Deno.test("parseKernels() reads a PyCUDA-style kernel's parameters and types", (
 });
 
 Deno.test("parseKernels() maps every CUDA scalar spelling to its dtype", () => {
-  const src = `extern "C" __global__ void __launch_bounds__(256) k(int a, unsigned b, unsigned int c, long long d,
+  const src =
+    `extern "C" __global__ void __launch_bounds__(256) k(int a, unsigned b, unsigned int c, long long d,
     unsigned long long e, size_t f, char g, unsigned char h, short i, unsigned short j, double k2, float l,
     __half m, __nv_bfloat16 n, bool o, int64_t p, uint8_t q, const float* __restrict__ r) {}`;
   const [k] = parseKernels(src, "cuda");
   assert.deepEqual(k!.params.map((p) => p.dtype), [
-    "int32", "uint32", "uint32", "int64", "uint64", "uint64", "int8", "uint8", "int16", "uint16",
-    "float64", "float32", "float16", "bfloat16", "bool", "int64", "uint8", "float32",
+    "int32",
+    "uint32",
+    "uint32",
+    "int64",
+    "uint64",
+    "uint64",
+    "int8",
+    "uint8",
+    "int16",
+    "uint16",
+    "float64",
+    "float32",
+    "float16",
+    "bfloat16",
+    "bool",
+    "int64",
+    "uint8",
+    "float32",
   ]);
   assert.equal(k!.params.at(-1)!.text, "const float *");
   assert.equal(k!.params.at(-1)!.isConst, true);
@@ -64,7 +81,10 @@ Deno.test("parseKernels() marks template kernels", () => {
 });
 
 Deno.test("parseKernels() accepts void and empty parameter lists and array parameters", () => {
-  const ks = parseKernels(`__global__ void a(void) {} __global__ void b() {} __global__ void c(float x[], int n) {}`, "cuda");
+  const ks = parseKernels(
+    `__global__ void a(void) {} __global__ void b() {} __global__ void c(float x[], int n) {}`,
+    "cuda",
+  );
   assert.deepEqual(ks.map((k) => k.params.length), [0, 0, 2]);
   assert.equal(ks[2]!.params[0]!.pointer, true);
 });

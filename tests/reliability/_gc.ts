@@ -8,7 +8,8 @@ export async function collectGarbage(): Promise<void> {
   }
 }
 
-/** Resident set size in MiB. */
+/** Resident set size in MiB, after a full garbage collection (so garbage not yet collected is not counted). */
 export function rssMiB(): number {
+  (globalThis as { gc?: () => void }).gc?.();
   return Deno.memoryUsage().rss / 2 ** 20;
 }
