@@ -39,7 +39,10 @@ function gated(problem: string | undefined, what: string) {
 export const cudaTest: (name: string, fn: () => void | Promise<void>) => void = gated(cudaProblem, "CUDA");
 
 /** A test that needs an OpenCL platform with a device; ignored, with the reason, where there is none. */
-export const openclTest: (name: string, fn: () => void | Promise<void>) => void = gated(openclProblem, "OpenCL");
+export const openclTest: (name: string, fn: () => void | Promise<void>) => void = gated(
+  openclProblem,
+  "OpenCL",
+);
 
 /** Makes device 0's primary context current (call inside CUDA tests only). */
 export function cudaContext(): cuda.Context {

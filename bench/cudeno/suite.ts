@@ -12,6 +12,7 @@ import * as cuda from "../../src/cuda/mod.ts";
 import * as cl from "../../src/opencl/mod.ts";
 import * as ga from "../../src/array/mod.ts";
 import { libcuda } from "../../ffi/cuda.ts";
+import { grid, jit } from "../../src/jit/mod.ts";
 import type { BenchRecord } from "../records.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
@@ -35,18 +36,28 @@ async function section(name: string, fn: () => void | Promise<void>): Promise<vo
   }
 }
 
-/** Times `fn` with device events around it, `repeats` times after one warm-up: milliseconds each. */
-function eventTimes(repeats: number, fn: () => void): number[] {
+/**
+ * Times `fn` with device events around `batch` calls, `repeats` times after a warm-up: milliseconds
+ * per call (bench/py/records.py's GpuTimer does the same for CuPy and PyTorch).
+ */
+function eventTimes(repeats: number, fn: () => void, batch = 1): number[] {
   const start = new cuda.Event(), end = new cuda.Event();
+  fn();
   fn();
   const out: number[] = [];
   for (let i = 0; i < repeats; i++) {
     start.record();
-    fn();
+    for (let b = 0; b < batch; b++) fn();
     end.record().synchronize();
-    out.push(start.elapsedTime(end));
+    out.push(start.elapsedTime(end) / batch);
   }
   return out;
+}
+
+/** How many calls to queue per sample so that the host's gap before the first is lost in the total (as GpuTimer.batch_for). */
+function batchFor(fn: () => void, ms = 10): number {
+  const single = Math.min(...eventTimes(3, fn));
+  return Math.max(1, Math.ceil(ms / single));
 }
 
 function randomFloats(n: number, seed: number): Float32Array {
@@ -69,7 +80,11 @@ __global__ void vadd(const float *a, const float *b, float *c, int n) {
 }`;
 
 const ctx = cuda.useDevice(0);
-console.error(`[cudeno] ${ctx.device.name}, driver ${cuda.driverVersion().join(".")}, NVRTC ${cuda.nvrtcVersion().join(".")}`);
+console.error(
+  `[cudeno] ${ctx.device.name}, driver ${cuda.driverVersion().join(".")}, NVRTC ${
+    cuda.nvrtcVersion().join(".")
+  }`,
+);
 const mod = new cuda.SourceModule(LAUNCH_SRC);
 
 await section("launch", () => {
@@ -90,7 +105,13 @@ await section("launch", () => {
     }
     return samples;
   };
-  emit({ impl: "cudeno", figure: "launch.empty.async", unit: "us", better: "lower", samples: perLaunch(() => empty(buf, 0, cfg)) });
+  emit({
+    impl: "cudeno",
+    figure: "launch.empty.async",
+    unit: "us",
+    better: "lower",
+    samples: perLaunch(() => empty(buf, 0, cfg)),
+  });
   emit({
     impl: "cudeno",
     figure: "launch.args8.async",
@@ -147,7 +168,13 @@ await section("copy", () => {
           cuda.synchronize();
           samples.push((bytes * reps) / ((performance.now() - t) / 1000) / 1e9);
         }
-        emit({ impl: "cudeno", figure: `copy.${dir}.${memory}.${label}`, unit: "GB/s", better: "higher", samples });
+        emit({
+          impl: "cudeno",
+          figure: `copy.${dir}.${memory}.${label}`,
+          unit: "GB/s",
+          better: "higher",
+          samples,
+        });
       }
       pinned?.free();
     }
@@ -159,7 +186,13 @@ await section("d2d", () => {
   using a = cuda.memAlloc(bytes), b = cuda.memAlloc(bytes);
   cuda.memsetD32(a, 0x3f800000, 2 ** 28);
   const ms = eventTimes(20, () => cuda.memcpyDtoD(b, a));
-  emit({ impl: "cudeno", figure: "d2d.copy.2^28", unit: "GB/s", better: "higher", samples: ms.map((t) => (2 * bytes) / (t / 1000) / 1e9) });
+  emit({
+    impl: "cudeno",
+    figure: "d2d.copy.2^28",
+    unit: "GB/s",
+    better: "higher",
+    samples: ms.map((t) => (2 * bytes) / (t / 1000) / 1e9),
+  });
 });
 
 await section("vadd", () => {
@@ -175,7 +208,9 @@ await section("vadd", () => {
     cuda.memcpyDtoH(c, dc);
   };
   run();
-  for (let i = 0; i < n; i += 4099) if (c[i] !== Math.fround(a[i]! + b[i]!)) throw new Error(`vadd wrong at ${i}`);
+  for (let i = 0; i < n; i += 4099) {
+    if (c[i] !== Math.fround(a[i]! + b[i]!)) throw new Error(`vadd wrong at ${i}`);
+  }
   const samples: number[] = [];
   for (let s = 0; s < 5; s++) {
     const t = performance.now();
@@ -203,7 +238,14 @@ await section("compile", () => {
     if (m.cache !== "disk") throw new Error(`expected a disk cache hit, got ${m.cache}`);
     m.unload();
   }
-  emit({ impl: "cudeno", figure: "cache.hit", unit: "ms", better: "lower", samples: hits, note: "SourceModule from the disk cache: read, verify, load" });
+  emit({
+    impl: "cudeno",
+    figure: "cache.hit",
+    unit: "ms",
+    better: "lower",
+    samples: hits,
+    note: "SourceModule from the disk cache: read, verify, load",
+  });
   const { image } = cuda.compile(LAUNCH_SRC);
   const loads: number[] = [];
   for (let s = 0; s < 20; s++) {
@@ -223,7 +265,13 @@ await section("array", () => {
   const check = ga.add(ga.toGpu(Float32Array.of(1, 2)), ga.toGpu(Float32Array.of(3, 4))).get();
   if (check[0] !== 4 || check[1] !== 6) throw new Error("add is wrong");
   const add = eventTimes(20, () => a.add(b, { out: c }));
-  emit({ impl: "cudeno", figure: "elementwise.add.2^28", unit: "GB/s", better: "higher", samples: add.map((t) => (3 * n * 4) / (t / 1000) / 1e9) });
+  emit({
+    impl: "cudeno",
+    figure: "elementwise.add.2^28",
+    unit: "GB/s",
+    better: "higher",
+    samples: add.map((t) => (3 * n * 4) / (t / 1000) / 1e9),
+  });
   const sums: number[] = [];
   a.sum();
   for (let s = 0; s < 20; s++) {
@@ -231,7 +279,14 @@ await section("array", () => {
     a.sum();
     sums.push(performance.now() - t);
   }
-  emit({ impl: "cudeno", figure: "reduce.sum.2^28", unit: "GB/s", better: "higher", samples: sums.map((t) => (n * 4) / (t / 1000) / 1e9), note: "includes the result's copy to the host" });
+  emit({
+    impl: "cudeno",
+    figure: "reduce.sum.2^28",
+    unit: "GB/s",
+    better: "higher",
+    samples: sums.map((t) => (n * 4) / (t / 1000) / 1e9),
+    note: "includes the result's copy to the host",
+  });
   a.free();
   b.free();
   c.free();
@@ -251,10 +306,13 @@ await section("matmul", () => {
   ga.useBackend("cuda");
   for (const dtype of ["float32", "bfloat16"] as const) {
     for (const size of [1024, 4096, 8192]) {
-      const a32 = ga.random.normal([size, size], { seed: 3 }), b32 = ga.random.normal([size, size], { seed: 4 });
-      const a = dtype === "float32" ? a32 : a32.astype(dtype), b = dtype === "float32" ? b32 : b32.astype(dtype);
+      const a32 = ga.random.normal([size, size], { seed: 3 }),
+        b32 = ga.random.normal([size, size], { seed: 4 });
+      const a = dtype === "float32" ? a32 : a32.astype(dtype),
+        b = dtype === "float32" ? b32 : b32.astype(dtype);
       const c = ga.empty([size, size], dtype);
-      const ms = eventTimes(size >= 8192 ? 10 : 20, () => ga.matmul(a, b, { out: c }));
+      const product = () => ga.matmul(a, b, { out: c });
+      const ms = eventTimes(10, product, batchFor(product));
       const flops = 2 * size ** 3;
       emit({
         impl: "cudeno",
@@ -288,7 +346,71 @@ await section("opencl", () => {
     }
     samples.push(((performance.now() - t) * 1000) / 20_000);
   }
-  emit({ impl: "cudeno", figure: "opencl.enqueue_finish", unit: "us", better: "lower", samples, note: `on ${context.device.name}` });
+  emit({
+    impl: "cudeno",
+    figure: "opencl.enqueue_finish",
+    unit: "us",
+    better: "lower",
+    samples,
+    note: `on ${context.device.name}`,
+  });
+});
+
+await section("jit", () => {
+  ga.useBackend("cuda");
+  const n = 2 ** 24;
+  const saxpyJit = jit({ a: "f32", x: "f32[]", y: "f32[]", n: "i32" }, (a, x, y, n) => {
+    const i = grid(1);
+    if (i < n) y[i] = a * x[i] + y[i];
+  }, { name: "saxpy_jit" });
+  using hand = new cuda.SourceModule(`__global__ void saxpy_hand(float a, const float *x, float *y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i];
+  }`);
+  const saxpyHand = hand.getFunction("saxpy_hand");
+  const x = ga.random.uniform([n], { seed: 5 }), y = ga.random.uniform([n], { seed: 6 });
+  const cfg = { grid: Math.ceil(n / 256), block: 256 };
+  const viaJit = eventTimes(20, () => saxpyJit.launch(cfg, 2, x, y, n));
+  const byHand = eventTimes(20, () => saxpyHand(2, x.buffer, y.buffer, n, cfg));
+  emit({
+    impl: "cudeno",
+    figure: "jit.kernel",
+    unit: "ms",
+    better: "lower",
+    samples: viaJit,
+    note: "saxpy, 2^24 float32, from a TypeScript function",
+  });
+  emit({
+    impl: "cudeno",
+    figure: "jit.handwritten",
+    unit: "ms",
+    better: "lower",
+    samples: byHand,
+    note: "the same saxpy as CUDA C in a SourceModule",
+  });
+  const emptyJit = jit({ p: "f32[]", n: "i32" }, (p, n) => {
+    if (n < 0) p[0] = n;
+  }, { name: "empty_jit" });
+  const p = ga.zeros(256);
+  const one = { grid: 1, block: 32 };
+  const N = 200_000;
+  for (let i = 0; i < 20_000; i++) emptyJit.launch(one, p, 0);
+  cuda.synchronize();
+  const samples: number[] = [];
+  for (let s = 0; s < 5; s++) {
+    const t = performance.now();
+    for (let i = 0; i < N; i++) emptyJit.launch(one, p, 0);
+    cuda.synchronize();
+    samples.push(((performance.now() - t) * 1000) / N);
+  }
+  emit({
+    impl: "cudeno",
+    figure: "jit.launch.async",
+    unit: "us",
+    better: "lower",
+    samples,
+    note: "kernel.launch() of a JIT kernel",
+  });
 });
 
 if (failures > 0) {

@@ -19,12 +19,12 @@ export interface BackendBuffer {
   free(): void;
 }
 
-/** A launch's shape in CUDA terms: blocks per grid and threads per block, in x and y. */
+/** A launch's shape in CUDA terms: blocks per grid and threads per block, in x and y (and z). */
 export interface LaunchShape {
-  /** Blocks (work-groups) in x and y. */
-  readonly grid: readonly [number, number];
-  /** Threads (work-items) per block in x and y. */
-  readonly block: readonly [number, number];
+  /** Blocks (work-groups) per dimension, a number for 1-D. */
+  readonly grid: number | readonly number[];
+  /** Threads (work-items) per block per dimension, a number for 1-D. */
+  readonly block: number | readonly number[];
 }
 
 /** A compiled kernel of a backend. */

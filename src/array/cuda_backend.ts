@@ -19,7 +19,7 @@ class CudaKernel implements BackendKernel {
   }
   launch(shape: LaunchShape, args: readonly unknown[]): void {
     this.#context.setCurrent();
-    this.#fn(...args, { grid: shape.grid, block: shape.block });
+    this.#fn(...args, shape);
   }
 }
 
@@ -31,6 +31,7 @@ export class CudaBackend implements Backend {
   /** The context arrays live in. */
   readonly context: cuda.Context;
   readonly #kernels = new Map<string, CudaKernel>();
+  #generation: number;
   #stream: cuda.Stream | undefined;
 
   /** Starts on device `ordinal` (default `CUDENO_DEVICE`, else 0), making its primary context current. */
@@ -38,6 +39,7 @@ export class CudaBackend implements Backend {
     if (!cuda.isAvailable()) throw new Error(cuda.unavailableReason() ?? "CUDA is not available");
     this.context = cuda.useDevice(ordinal ?? Number(tryGetEnv("CUDENO_DEVICE") ?? "0"));
     this.device = `cuda:${this.context.device.ordinal} ${this.context.device.name}`;
+    this.#generation = this.context.generation;
   }
 
   supports(_dtype: DType): boolean {
@@ -76,6 +78,11 @@ export class CudaBackend implements Backend {
   }
 
   kernel(source: string, name: string): BackendKernel {
+    if (this.#generation !== this.context.generation) {
+      // The context was reset after a fault: its modules are gone, so compile (from the cache) anew.
+      this.#kernels.clear();
+      this.#generation = this.context.generation;
+    }
     const key = `${name}\u0000${source}`;
     let k = this.#kernels.get(key);
     if (k === undefined) {

@@ -17,10 +17,11 @@ class OpenCLKernel implements BackendKernel {
     this.#queue = queue;
   }
   launch(shape: LaunchShape, args: readonly unknown[]): void {
-    const [gx, gy] = shape.grid;
-    const [bx, by] = shape.block;
-    const global = gy === 1 && by === 1 ? [gx * bx] as const : [gx * bx, gy * by] as const;
-    const local = gy === 1 && by === 1 ? [bx] as const : [bx, by] as const;
+    const grid = typeof shape.grid === "number" ? [shape.grid] : shape.grid;
+    const block = typeof shape.block === "number" ? [shape.block] : shape.block;
+    const dims = Math.max(grid.length, block.length);
+    const global = Array.from({ length: dims }, (_, i) => (grid[i] ?? 1) * (block[i] ?? 1));
+    const local = Array.from({ length: dims }, (_, i) => block[i] ?? 1);
     this.#kernel(this.#queue, global, local, ...args).release();
   }
 }

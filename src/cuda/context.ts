@@ -10,6 +10,7 @@ import { init } from "./driver.ts";
 import { checkCuda, CudaError } from "./errors.ts";
 import { Device } from "./device.ts";
 import { releaseDefaultStreamHolds } from "./holds.ts";
+import { quietly } from "../kernel/cleanup.ts";
 
 const primaries = new Map<number, Context>();
 let current: Context | undefined;
@@ -32,6 +33,8 @@ export class Context {
   #handle: Deno.PointerObject;
   #generation = 0;
   #released = false;
+  /** True once a reset had to replace the primary context with one of cudeno's own. */
+  #own = false;
 
   /** Use {@link primaryContext}: a device has exactly one primary context. */
   private constructor(device: Device, handle: Deno.PointerObject) {
@@ -157,35 +160,61 @@ export class Context {
   }
 
   /**
-   * Destroys everything the context holds and starts it afresh (`cuDevicePrimaryCtxReset`): the
-   * recovery after a kernel fault such as `CUDA_ERROR_ILLEGAL_ADDRESS`. Allocations, modules,
-   * streams and events made before are invalid afterwards; using them throws.
+   * Destroys everything the context holds and starts it afresh: the recovery after a kernel fault
+   * such as `CUDA_ERROR_ILLEGAL_ADDRESS`. It resets the primary context (`cuDevicePrimaryCtxReset`);
+   * where the driver keeps the fault on the primary context for the rest of the process, cudeno
+   * carries on in a new context of its own on the same device (`cuCtxCreate`), which cuBLAS and
+   * every cudeno object then use. Allocations, modules, streams and events made before are invalid
+   * afterwards; using them throws.
+   *
+   * @throws {CudaError} when the driver refuses every fresh context (restart the process then).
    */
   reset(): void {
     this.#check("reset()");
     const lib = init();
-    checkCuda(lib.cuDevicePrimaryCtxReset_v2(this.device.unsafeHandle), "cuDevicePrimaryCtxReset_v2");
-    // A reset keeps cudeno's retain; retaining again yields the fresh context's handle, and the extra
-    // reference is dropped at once.
+    const dev = this.device.unsafeHandle;
+    if (current === this) {
+      lib.cuCtxSetCurrent(null);
+      current = undefined;
+    }
+    if (this.#own) {
+      lib.cuCtxDestroy_v2(this.#handle);
+    } else {
+      checkCuda(lib.cuDevicePrimaryCtxReset_v2(dev), "cuDevicePrimaryCtxReset_v2");
+    }
     const out = new BigUint64Array(1);
-    checkCuda(lib.cuDevicePrimaryCtxRetain(out, this.device.unsafeHandle), "cuDevicePrimaryCtxRetain");
-    checkCuda(lib.cuDevicePrimaryCtxRelease_v2(this.device.unsafeHandle), "cuDevicePrimaryCtxRelease_v2");
+    const retained = this.#own ? -1 : lib.cuDevicePrimaryCtxRetain(out, dev);
+    if (retained === 0) {
+      // A reset keeps cudeno's retain; the extra reference taken to learn the new handle is dropped.
+      lib.cuDevicePrimaryCtxRelease_v2(dev);
+    } else {
+      const created = lib.cuCtxCreate_v2(out, 0, dev);
+      if (created !== 0) {
+        throw new CudaError(
+          created,
+          "cuCtxCreate_v2",
+          ` after resetting ${this.device}: the driver keeps the fault for the rest of this process; restart the process`,
+        );
+      }
+      this.#own = true; // cuCtxCreate made it current on this thread
+    }
     this.#handle = Deno.UnsafePointer.create(out[0]!)!;
     this.#generation++;
-    const wasCurrent = current === this;
-    current = undefined;
-    if (wasCurrent) this.setCurrent();
+    this.setCurrent();
   }
 
-  /** Releases cudeno's hold on the primary context. Idempotent; never throws. */
+  /** Releases cudeno's hold on the context. Idempotent; never throws. */
   release(): void {
     if (this.#released) return;
     this.#released = true;
-    if (current === this) {
-      init().cuCtxSetCurrent(null);
-      current = undefined;
-    }
-    init().cuDevicePrimaryCtxRelease_v2(this.device.unsafeHandle);
+    quietly(() => {
+      if (current === this) {
+        init().cuCtxSetCurrent(null);
+        current = undefined;
+      }
+      if (this.#own) init().cuCtxDestroy_v2(this.#handle);
+      else init().cuDevicePrimaryCtxRelease_v2(this.device.unsafeHandle);
+    });
     primaries.delete(this.device.ordinal);
   }
 

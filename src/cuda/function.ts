@@ -12,7 +12,7 @@ import { ArgumentBlock } from "../kernel/args.ts";
 import { checkLimits, type Dim3, type DimLimits, readDim3 } from "../kernel/dims.ts";
 import { fixedArity } from "../kernel/fixed_arity.ts";
 import type { KernelParam } from "../kernel/signature.ts";
-import { resolveDevice } from "./memory.ts";
+import { DeviceAllocation, resolveDevice } from "./memory.ts";
 import { HostArgument } from "./inout.ts";
 import type { Stream } from "./stream.ts";
 import type { Context } from "./context.ts";
@@ -157,6 +157,9 @@ export function makeKernelFunction(
   const lib = init();
   const staged: Parameters<HostArgument["stage"]>[0] = [];
   const block = new ArgumentBlock(name, params, (value, param, kernel) => {
+    // The common cases first, with no allocation and no string work.
+    if (value instanceof DeviceAllocation) return value.ptr;
+    if (typeof value === "bigint") return value;
     if (value instanceof HostArgument) {
       checkHostDtype(value, param, kernel);
       return value.stage(staged);
@@ -185,7 +188,7 @@ export function makeKernelFunction(
         );
       }
       const c = config as LaunchConfig;
-      owner.checkLoaded(`${name}()`);
+      owner.checkLoaded(name);
       readDim3(c.grid, dims, 0, "grid", name);
       readDim3(c.block, dims, 3, "block", name);
       checkLimits(dims, limits, deviceName, name);

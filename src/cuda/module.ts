@@ -122,7 +122,7 @@ export class Module {
   /**
    * Throws when the module was unloaded or its context was reset.
    *
-   * @throws {TypeError} naming what was attempted.
+   * @throws {TypeError} naming the kernel (or call) that was attempted.
    */
   checkLoaded(what: string): void {
     if (this.#unloaded || this.#held.ctx.generation !== this.#held.generation) {

@@ -5,7 +5,7 @@
  */
 
 /** A size in up to three dimensions: `256`, `[256]`, `[16, 16]`, `[8, 8, 4]`. */
-export type Dim3 = number | readonly [number] | readonly [number, number] | readonly [number, number, number];
+export type Dim3 = number | readonly number[];
 
 /** The largest sizes a device accepts. */
 export interface DimLimits {

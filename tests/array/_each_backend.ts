@@ -13,7 +13,9 @@ export function eachBackend(name: string, fn: (backend: ga.BackendName) => void 
   for (const backend of ["cuda", "opencl"] as const) {
     const problem = PROBLEMS[backend];
     Deno.test({
-      name: problem === undefined ? `${name} [${backend}]` : `${name} [${backend}; ignored: ${problem.split("\n")[0]!.split(": no candidate")[0]}]`,
+      name: problem === undefined
+        ? `${name} [${backend}]`
+        : `${name} [${backend}; ignored: ${problem.split("\n")[0]!.split(": no candidate")[0]}]`,
       ignore: problem !== undefined,
       fn: async () => {
         ga.useBackend(backend);

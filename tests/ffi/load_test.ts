@@ -42,7 +42,12 @@ Deno.test("loadLibrary() tries only the environment override when it is set", ()
 });
 
 Deno.test("loadLibrary() opens a real library from a folder", () => {
-  const lib = loadLibrary({ ...spec, sonames: ["libc.so.6"], dirs: [], symbols: { getpid: { parameters: [], result: "i32" } } });
+  const lib = loadLibrary({
+    ...spec,
+    sonames: ["libc.so.6"],
+    dirs: [],
+    symbols: { getpid: { parameters: [], result: "i32" } },
+  });
   assert.equal(lib.symbols.getpid(), Deno.pid);
 });
 

@@ -1,0 +1,102 @@
+/**
+ * The hook through which a GPU back end runs JIT kernels: the back end registers a
+ * {@link JitLauncher}, and `kernel.launch()` hands it the kernel, the configuration and the arguments.
+ *
+ * @module
+ */
+
+import type { DType } from "../kernel/dtype.ts";
+import type { LaunchConfig } from "./config.ts";
+import type { JitDialect } from "./dialect.ts";
+
+/**
+ * One parameter of a generated kernel, as a launcher needs it to pass an argument.
+ *
+ * @example
+ * ```ts
+ * import { jit } from "@cudeno/cudeno/jit";
+ * const k = jit({ a: "f32[]", n: "i32" }, (a, n) => {
+ *   a[0] = n;
+ * });
+ * console.log(k.params); // [{ name: "a", type: "float *", dtype: "float32", array: true }, { name: "n", ... }]
+ * ```
+ */
+export interface JitParamInfo {
+  /** The parameter's name in the generated code. */
+  readonly name: string;
+  /** Its CUDA C type: `"float *"` for an f32[] array, `"int"` for an i32. */
+  readonly type: string;
+  /** The element type of an array, or the type of a scalar. */
+  readonly dtype: DType;
+  /** Whether it is a pointer to an array in global memory (else a scalar passed by value). */
+  readonly array: boolean;
+}
+
+/**
+ * What a launcher sees of a kernel: its name, its parameters and its generated source.
+ *
+ * @example
+ * ```ts
+ * import { type CompiledJitKernel, jit } from "@cudeno/cudeno/jit";
+ * const k: CompiledJitKernel = jit({ a: "f32[]" }, (a) => {
+ *   a[0] = 1;
+ * }, { name: "one" });
+ * console.log(k.name, k.source("cuda").includes('extern "C" __global__ void one')); // one true
+ * ```
+ */
+export interface CompiledJitKernel {
+  /** The kernel's C name: the symbol to look up after compiling the source. */
+  readonly name: string;
+  /** The kernel's parameters, in order. */
+  readonly params: readonly JitParamInfo[];
+  /** The generated CUDA C or OpenCL C. */
+  source(dialect: JitDialect): string;
+}
+
+/**
+ * Runs kernels on a GPU. A back end implements it and registers it with {@link setJitLauncher};
+ * it compiles `kernel.source(...)` (caching as it sees fit), and launches it with `args` in
+ * parameter order.
+ *
+ * @example
+ * ```ts
+ * import { type JitLauncher, setJitLauncher } from "@cudeno/cudeno/jit";
+ * const logging: JitLauncher = {
+ *   launch(kernel, config, args) {
+ *     console.log(`would launch ${kernel.name} on`, config, "with", args.length, "arguments");
+ *   },
+ * };
+ * const previous = setJitLauncher(logging);
+ * setJitLauncher(previous);
+ * ```
+ */
+export interface JitLauncher {
+  /** Launches a kernel over a grid with its arguments. */
+  launch(kernel: CompiledJitKernel, config: LaunchConfig, args: unknown[]): void;
+}
+
+let current: JitLauncher | undefined;
+
+/**
+ * Registers the launcher that `kernel.launch()` uses, and returns the one it replaces. Pass
+ * `undefined` to unregister.
+ *
+ * @example
+ * ```ts
+ * import { type JitLauncher, setJitLauncher } from "@cudeno/cudeno/jit";
+ * const counting: JitLauncher = { launch: () => {} };
+ * const previous = setJitLauncher(counting);
+ * // ... kernel.launch() calls go to `counting` ...
+ * setJitLauncher(previous);
+ * ```
+ */
+export function setJitLauncher(launcher: JitLauncher | undefined): JitLauncher | undefined {
+  const previous = current;
+  current = launcher;
+  return previous;
+}
+
+/** The registered launcher, if any. */
+export function jitLauncher(): JitLauncher | undefined {
+  return current;
+}

@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { bindArgs } from "../../src/cli/bind.ts";
+import { UsageError } from "../../src/cli/usage_error.ts";
+import { parseKernels } from "../../src/kernel/signature.ts";
+
+const [saxpy] = parseKernels("__global__ void saxpy(int n, float a, const float *x, float *y) {}", "cuda");
+
+function rejects(fn: () => unknown, message: RegExp): void {
+  assert.throws(fn, (e: unknown) => {
+    assert.ok(e instanceof UsageError, String(e));
+    assert.match(e.message, message);
+    return true;
+  });
+}
+
+Deno.test("bindArgs() evaluates arguments in dependency order, whatever order they are given in", () => {
+  const { args, env } = bindArgs(saxpy!, ["y=zeros(n)", "x=arange(n)", "a=n/2", "n=1<<3"]);
+  assert.deepEqual(args.map((a) => a.kind), ["scalar", "scalar", "array", "array"]);
+  assert.equal(env.get("n"), 8);
+  assert.equal(env.get("a"), 4);
+  const x = args[2]!;
+  assert.ok(x.kind === "array" && x.data instanceof Float32Array);
+  assert.deepEqual(Array.from(x.data), [0, 1, 2, 3, 4, 5, 6, 7]);
+  assert.deepEqual(x.shape, [8]);
+});
+
+Deno.test("bindArgs() converts scalars to 64-bit parameters as bigints", () => {
+  const [k] = parseKernels("__global__ void k(unsigned long long n, long long *out) {}", "cuda");
+  const { args } = bindArgs(k!, ["n=2**63", "out=zeros(2)"]);
+  assert.ok(args[0]!.kind === "scalar" && args[0]!.value === 2n ** 63n);
+  assert.ok(args[1]!.kind === "array" && args[1]!.data instanceof BigInt64Array);
+});
+
+Deno.test("bindArgs() sizes an OpenCL __local parameter in elements of its type", () => {
+  const [k] = parseKernels("__kernel void k(__global float *x, __local double *tmp) {}", "opencl");
+  const { args } = bindArgs(k!, ["x=ones(4)", "tmp=2*32"]);
+  assert.ok(args[1]!.kind === "local" && args[1]!.bytes === 64 * 8);
+  rejects(() => bindArgs(k!, ["x=ones(4)", "tmp=0"]), /a __local parameter needs at least 1 element/);
+});
+
+Deno.test("bindArgs() names every missing parameter with an example", () => {
+  rejects(
+    () => bindArgs(saxpy!, ["n=4"]),
+    /^Cannot run saxpy: no value for a \(float\), x \(const float \*\), y \(float \*\); give each with --arg, e\.g\. --arg a=1\.5 --arg x=rand\(1024\) --arg y=rand\(1024\)$/,
+  );
+});
+
+Deno.test("bindArgs() rejects names that are not parameters, in --arg and in expressions", () => {
+  rejects(
+    () => bindArgs(saxpy!, ["q=1"]),
+    /^Cannot use --arg q=1: saxpy has no parameter q \(its parameters are n, a, x, y\)$/,
+  );
+  rejects(
+    () => bindArgs(saxpy!, ["n=m", "a=1", "x=rand(n)", "y=rand(n)"]),
+    /^Cannot use n=m: m is not a parameter of saxpy/,
+  );
+});
+
+Deno.test("bindArgs() rejects values that refer to each other in a cycle", () => {
+  rejects(
+    () => bindArgs(saxpy!, ["n=a", "a=n", "x=rand(4)", "y=rand(4)"]),
+    /^Cannot evaluate --arg n: its value depends on itself \(n → a → n\)/,
+  );
+});
+
+Deno.test("bindArgs() rejects templates and parameters whose type cudeno cannot make", () => {
+  const [template] = parseKernels("template <typename T> __global__ void t(T *x) {}", "cuda");
+  rejects(() => bindArgs(template!, ["x=ones(1)"]), /^Cannot run t: it is a template/);
+  const [vector] = parseKernels("__kernel void v(float4 f, __global float *x) {}", "opencl");
+  rejects(
+    () => bindArgs(vector!, ["f=1", "x=ones(1)"]),
+    /^Cannot run v: parameter f \(float4\) is float4 by value/,
+  );
+  const [untyped] = parseKernels("__global__ void u(void *p) {}", "cuda");
+  rejects(() => bindArgs(untyped!, ["p=ones(1)"]), /parameter p \(void \*\) is a pointer to void/);
+});
