@@ -44,3 +44,13 @@ Deno.test({
     assert.match(text, /check: c\[0, 0\] = /);
   },
 });
+
+Deno.test({
+  name: `examples/jit_add.ts runs Numba's vector add written in TypeScript${
+    anyBackend ? "" : " [ignored: no CUDA and no OpenCL]"
+  }`,
+  ignore: !anyBackend,
+  fn: async () => {
+    assert.match(await runExample("jit_add.ts"), /jit add on (cuda|opencl):.* 1048576 elements, 0 wrong/);
+  },
+});
