@@ -30,8 +30,6 @@ export const CUDA_SYMBOLS = {
   cuDevicePrimaryCtxRetain: { parameters: ["buffer", "i32"], result: "i32" }, // CUcontext *pctx, CUdevice
   cuDevicePrimaryCtxRelease_v2: { parameters: ["i32"], result: "i32" }, // CUdevice
   cuDevicePrimaryCtxReset_v2: { parameters: ["i32"], result: "i32" }, // CUdevice
-  cuCtxCreate_v2: { parameters: ["buffer", "u32", "i32"], result: "i32" }, // CUcontext *pctx, unsigned int flags, CUdevice dev
-  cuCtxDestroy_v2: { parameters: ["pointer"], result: "i32" }, // CUcontext
   cuCtxSetCurrent: { parameters: ["pointer"], result: "i32" }, // CUcontext
   cuCtxGetCurrent: { parameters: ["buffer"], result: "i32" }, // CUcontext *pctx
   cuCtxSynchronize: { parameters: [], result: "i32" },

@@ -80,7 +80,7 @@ export function tryGetEnv(name: string): string | undefined {
 
 function firstLine(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);
-  return text.split("\n")[0]!.trim();
+  return text.split("\n")[0]!.replace(/^(Could not open library: )+/, "").trim();
 }
 
 function openDependencies(

@@ -25,7 +25,7 @@ registerBackend("cuda", (device) => new CudaBackend(device));
 registerBackend("opencl", () => new OpenCLBackend());
 
 export { backend, backendDevice, type BackendName, useBackend, type UseBackendOptions } from "./backend.ts";
-export { empty, emptyLike, GPUArray, type Shape, toGpu } from "./gpuarray.ts";
+export { type DTypeOfArray, empty, emptyLike, GPUArray, type Shape, toGpu } from "./gpuarray.ts";
 export { arange, full, ones, zeros } from "./creation.ts";
 export { type BinaryOp, type Operand, type OpOptions, type ReduceOp, type UnaryOp, where } from "./ops.ts";
 export * from "./functions.ts";
@@ -34,3 +34,6 @@ export * as random from "./random.ts";
 export { resultType } from "./dtypes.ts";
 export { type DType, dtypeOf, DTYPES, isDType } from "../kernel/dtype.ts";
 export { ElementwiseKernel, ReductionKernel, type ReductionOptions } from "./kernels.ts";
+export type { Backend, BackendBuffer, BackendKernel, LaunchShape } from "./backend.ts";
+export type { DTypeInfo, HostArrayOf, TypedArray } from "../kernel/dtype.ts";
+export type { Dialect } from "../kernel/ctypes.ts";

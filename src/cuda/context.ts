@@ -6,7 +6,7 @@
  * @module
  */
 
-import { init } from "./driver.ts";
+import { driver } from "./driver.ts";
 import { checkCuda, CudaError } from "./errors.ts";
 import { Device } from "./device.ts";
 import { releaseDefaultStreamHolds } from "./holds.ts";
@@ -33,8 +33,6 @@ export class Context {
   #handle: Deno.PointerObject;
   #generation = 0;
   #released = false;
-  /** True once a reset had to replace the primary context with one of cudeno's own. */
-  #own = false;
 
   /** Use {@link primaryContext}: a device has exactly one primary context. */
   private constructor(device: Device, handle: Deno.PointerObject) {
@@ -47,7 +45,7 @@ export class Context {
     const known = primaries.get(device.ordinal);
     if (known !== undefined && !known.#released) return known;
     const out = new BigUint64Array(1);
-    checkCuda(init().cuDevicePrimaryCtxRetain(out, device.unsafeHandle), "cuDevicePrimaryCtxRetain");
+    checkCuda(driver().cuDevicePrimaryCtxRetain(out, device.unsafeHandle), "cuDevicePrimaryCtxRetain");
     const ctx = new Context(device, Deno.UnsafePointer.create(out[0]!)!);
     primaries.set(device.ordinal, ctx);
     return ctx;
@@ -94,7 +92,7 @@ export class Context {
   setCurrent(): void {
     this.#check("setCurrent()");
     if (current === this) return;
-    checkCuda(init().cuCtxSetCurrent(this.#handle), "cuCtxSetCurrent");
+    checkCuda(driver().cuCtxSetCurrent(this.#handle), "cuCtxSetCurrent");
     current = this;
   }
 
@@ -141,7 +139,7 @@ export class Context {
    */
   enablePeerAccess(peer: Context): void {
     this.run(() => {
-      const code = init().cuCtxEnablePeerAccess(peer.unsafeHandle, 0);
+      const code = driver().cuCtxEnablePeerAccess(peer.unsafeHandle, 0);
       if (code !== 0 && code !== 704) {
         throw new CudaError(code, "cuCtxEnablePeerAccess", ` (from ${this.device} to ${peer.device})`);
       }
@@ -150,54 +148,44 @@ export class Context {
 
   /** Stops direct access to `peer`'s memory. */
   disablePeerAccess(peer: Context): void {
-    this.run(() => checkCuda(init().cuCtxDisablePeerAccess(peer.unsafeHandle), "cuCtxDisablePeerAccess"));
+    this.run(() => checkCuda(driver().cuCtxDisablePeerAccess(peer.unsafeHandle), "cuCtxDisablePeerAccess"));
   }
 
   /** Waits for all work in the context to finish (`cuCtxSynchronize`). */
   synchronize(): void {
-    this.run(() => checkCuda(init().cuCtxSynchronize(), "cuCtxSynchronize"));
+    this.run(() => checkCuda(driver().cuCtxSynchronize(), "cuCtxSynchronize"));
     releaseDefaultStreamHolds();
   }
 
   /**
-   * Destroys everything the context holds and starts it afresh: the recovery after a kernel fault
-   * such as `CUDA_ERROR_ILLEGAL_ADDRESS`. It resets the primary context (`cuDevicePrimaryCtxReset`);
-   * where the driver keeps the fault on the primary context for the rest of the process, cudeno
-   * carries on in a new context of its own on the same device (`cuCtxCreate`), which cuBLAS and
-   * every cudeno object then use. Allocations, modules, streams and events made before are invalid
-   * afterwards; using them throws.
+   * Destroys everything the context holds and starts it afresh (`cuDevicePrimaryCtxReset`).
+   * Allocations, modules, streams and events made before are invalid afterwards; using them throws.
+   * After a kernel fault (`CUDA_ERROR_ILLEGAL_ADDRESS` and the other sticky errors) NVIDIA's driver
+   * refuses every new context in the process, as cuda.h documents ("the process must be terminated
+   * and relaunched"): then this throws, and the recovery is a new process.
    *
-   * @throws {CudaError} when the driver refuses every fresh context (restart the process then).
+   * @throws {CudaError} when the driver refuses to start the context again.
    */
   reset(): void {
     this.#check("reset()");
-    const lib = init();
+    const lib = driver();
     const dev = this.device.unsafeHandle;
     if (current === this) {
       lib.cuCtxSetCurrent(null);
       current = undefined;
     }
-    if (this.#own) {
-      lib.cuCtxDestroy_v2(this.#handle);
-    } else {
-      checkCuda(lib.cuDevicePrimaryCtxReset_v2(dev), "cuDevicePrimaryCtxReset_v2");
-    }
+    checkCuda(lib.cuDevicePrimaryCtxReset_v2(dev), "cuDevicePrimaryCtxReset_v2");
     const out = new BigUint64Array(1);
-    const retained = this.#own ? -1 : lib.cuDevicePrimaryCtxRetain(out, dev);
-    if (retained === 0) {
-      // A reset keeps cudeno's retain; the extra reference taken to learn the new handle is dropped.
-      lib.cuDevicePrimaryCtxRelease_v2(dev);
-    } else {
-      const created = lib.cuCtxCreate_v2(out, 0, dev);
-      if (created !== 0) {
-        throw new CudaError(
-          created,
-          "cuCtxCreate_v2",
-          ` after resetting ${this.device}: the driver keeps the fault for the rest of this process; restart the process`,
-        );
-      }
-      this.#own = true; // cuCtxCreate made it current on this thread
+    const code = lib.cuDevicePrimaryCtxRetain(out, dev);
+    if (code !== 0) {
+      throw new CudaError(
+        code,
+        "cuDevicePrimaryCtxRetain",
+        ` after resetting ${this.device}: the driver refuses a fresh context in this process`,
+      );
     }
+    // A reset keeps cudeno's retain; the extra reference taken to learn the new handle is dropped.
+    lib.cuDevicePrimaryCtxRelease_v2(dev);
     this.#handle = Deno.UnsafePointer.create(out[0]!)!;
     this.#generation++;
     this.setCurrent();
@@ -209,11 +197,10 @@ export class Context {
     this.#released = true;
     quietly(() => {
       if (current === this) {
-        init().cuCtxSetCurrent(null);
+        driver().cuCtxSetCurrent(null);
         current = undefined;
       }
-      if (this.#own) init().cuCtxDestroy_v2(this.#handle);
-      else init().cuDevicePrimaryCtxRelease_v2(this.device.unsafeHandle);
+      driver().cuDevicePrimaryCtxRelease_v2(this.device.unsafeHandle);
     });
     primaries.delete(this.device.ordinal);
   }
@@ -281,9 +268,11 @@ export function synchronize(): void {
 }
 
 /**
- * Resets the current device's primary context after a fault (`CUDA_ERROR_ILLEGAL_ADDRESS` and the
- * like leave a context unusable). Everything allocated before is gone; new allocations, modules and
- * launches work again.
+ * Resets the current device's primary context: everything allocated in it is gone, and new
+ * allocations, modules and launches start from scratch. After a kernel fault (an error whose
+ * `contextLost` is true) NVIDIA's driver refuses new contexts for the rest of the process, as
+ * cuda.h documents; this then throws a `CudaError` saying so, and the recovery is to restart the
+ * process (the device itself is fine: a new process works at once).
  *
  * @example
  * ```ts
@@ -291,7 +280,13 @@ export function synchronize(): void {
  * try {
  *   cuda.synchronize();
  * } catch (e) {
- *   if (e instanceof cuda.CudaError && e.contextLost) cuda.resetDevice();
+ *   if (e instanceof cuda.CudaError && e.contextLost) {
+ *     try {
+ *       cuda.resetDevice();
+ *     } catch {
+ *       Deno.exit(75); // let a supervisor start the process again
+ *     }
+ *   }
  * }
  * ```
  */

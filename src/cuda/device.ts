@@ -4,7 +4,7 @@
  * @module
  */
 
-import { init } from "./driver.ts";
+import { driver } from "./driver.ts";
 import { checkCuda } from "./errors.ts";
 import type { DimLimits } from "../kernel/dims.ts";
 import { Context } from "./context.ts";
@@ -86,7 +86,7 @@ export class Device {
       );
     }
     const out = new Int32Array(1);
-    checkCuda(init().cuDeviceGet(out, ordinal), "cuDeviceGet");
+    checkCuda(driver().cuDeviceGet(out, ordinal), "cuDeviceGet");
     this.ordinal = ordinal;
     this.#handle = out[0]!;
   }
@@ -102,7 +102,7 @@ export class Device {
    */
   static count(): number {
     const out = new Int32Array(1);
-    checkCuda(init().cuDeviceGetCount(out), "cuDeviceGetCount");
+    checkCuda(driver().cuDeviceGetCount(out), "cuDeviceGetCount");
     return out[0]!;
   }
 
@@ -114,7 +114,7 @@ export class Device {
   /** The product name, `NVIDIA H200`. */
   get name(): string {
     const buf = new Uint8Array(256);
-    checkCuda(init().cuDeviceGetName(buf, buf.length, this.#handle), "cuDeviceGetName");
+    checkCuda(driver().cuDeviceGetName(buf, buf.length, this.#handle), "cuDeviceGetName");
     return decodeCString(buf);
   }
 
@@ -126,21 +126,21 @@ export class Device {
   /** Global memory in bytes. */
   get totalMemory(): bigint {
     const out = new BigUint64Array(1);
-    checkCuda(init().cuDeviceTotalMem_v2(out, this.#handle), "cuDeviceTotalMem_v2");
+    checkCuda(driver().cuDeviceTotalMem_v2(out, this.#handle), "cuDeviceTotalMem_v2");
     return out[0]!;
   }
 
   /** The PCI bus id, `0000:00:06.0`. */
   get pciBusId(): string {
     const buf = new Uint8Array(64);
-    checkCuda(init().cuDeviceGetPCIBusId(buf, buf.length, this.#handle), "cuDeviceGetPCIBusId");
+    checkCuda(driver().cuDeviceGetPCIBusId(buf, buf.length, this.#handle), "cuDeviceGetPCIBusId");
     return decodeCString(buf);
   }
 
   /** The device UUID as `GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, as nvidia-smi prints it. */
   get uuid(): string {
     const b = new Uint8Array(16);
-    checkCuda(init().cuDeviceGetUuid_v2(b, this.#handle), "cuDeviceGetUuid_v2");
+    checkCuda(driver().cuDeviceGetUuid_v2(b, this.#handle), "cuDeviceGetUuid_v2");
     const hex = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
     return `GPU-${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${
       hex.slice(20)
@@ -150,7 +150,7 @@ export class Device {
   /** Reads one `CUdevice_attribute` by number. */
   getAttribute(attribute: number): number {
     const out = new Int32Array(1);
-    checkCuda(init().cuDeviceGetAttribute(out, attribute, this.#handle), "cuDeviceGetAttribute");
+    checkCuda(driver().cuDeviceGetAttribute(out, attribute, this.#handle), "cuDeviceGetAttribute");
     return out[0]!;
   }
 
@@ -191,7 +191,7 @@ export class Device {
   /** Whether this device can read and write `peer`'s memory directly. */
   canAccessPeer(peer: Device): boolean {
     const out = new Int32Array(1);
-    checkCuda(init().cuDeviceCanAccessPeer(out, this.#handle, peer.#handle), "cuDeviceCanAccessPeer");
+    checkCuda(driver().cuDeviceCanAccessPeer(out, this.#handle, peer.#handle), "cuDeviceCanAccessPeer");
     return out[0] === 1;
   }
 

@@ -4,18 +4,33 @@
  * @module
  */
 
-import { libcuda } from "../../ffi/cuda.ts";
+import { type CUDA_SYMBOLS, libcuda } from "../../ffi/cuda.ts";
 import { checkCuda } from "./errors.ts";
 
 /** The driver's symbols, initialised. Every CUDA object reaches the driver through this. */
-export type CudaDriver = ReturnType<typeof libcuda.get>;
+type CudaDriver = Deno.StaticForeignLibraryInterface<typeof CUDA_SYMBOLS>;
 
-let driver: CudaDriver | undefined;
+let loaded: CudaDriver | undefined;
 let failure: unknown;
+
+/** The initialised driver (loading it and calling `cuInit(0)` on first use): for cudeno's own objects. */
+export function driver(): CudaDriver {
+  if (loaded !== undefined) return loaded;
+  if (failure !== undefined) throw failure;
+  try {
+    const lib = libcuda.get();
+    checkCuda(lib.cuInit(0), "cuInit");
+    loaded = lib;
+    return lib;
+  } catch (e) {
+    failure = e;
+    throw e;
+  }
+}
 
 /**
  * Loads the CUDA driver and calls `cuInit(0)`; later calls return at once (a failure is remembered
- * and thrown again). Every other function calls it on first use, so calling it yourself is optional.
+ * and thrown again). Every other function does this on first use, so calling it yourself is optional.
  *
  * @throws {LibraryNotFoundError} when libcuda.so.1 cannot be found (the error lists the paths tried).
  * @throws {CudaError} when the driver loads but cannot start (no device, a stub library).
@@ -26,18 +41,8 @@ let failure: unknown;
  * console.log(cuda.Device.count());
  * ```
  */
-export function init(): CudaDriver {
-  if (driver !== undefined) return driver;
-  if (failure !== undefined) throw failure;
-  try {
-    const lib = libcuda.get();
-    checkCuda(lib.cuInit(0), "cuInit");
-    driver = lib;
-    return lib;
-  } catch (e) {
-    failure = e;
-    throw e;
-  }
+export function init(): void {
+  driver();
 }
 
 /**
@@ -52,7 +57,7 @@ export function init(): CudaDriver {
 export function isAvailable(): boolean {
   try {
     const out = new Int32Array(1);
-    return init().cuDeviceGetCount(out) === 0 && out[0]! > 0;
+    return driver().cuDeviceGetCount(out) === 0 && out[0]! > 0;
   } catch {
     return false;
   }
@@ -71,7 +76,7 @@ export function isAvailable(): boolean {
 export function unavailableReason(): string | undefined {
   try {
     const out = new Int32Array(1);
-    checkCuda(init().cuDeviceGetCount(out), "cuDeviceGetCount");
+    checkCuda(driver().cuDeviceGetCount(out), "cuDeviceGetCount");
     return out[0]! > 0 ? undefined : "the CUDA driver reports no devices";
   } catch (e) {
     return e instanceof Error ? e.message : String(e);
@@ -89,6 +94,6 @@ export function unavailableReason(): string | undefined {
  */
 export function driverVersion(): [number, number] {
   const out = new Int32Array(1);
-  checkCuda(init().cuDriverGetVersion(out), "cuDriverGetVersion");
+  checkCuda(driver().cuDriverGetVersion(out), "cuDriverGetVersion");
   return [Math.floor(out[0]! / 1000), Math.floor((out[0]! % 1000) / 10)];
 }

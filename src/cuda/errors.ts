@@ -51,7 +51,7 @@ export function noteLaunch(name: string): void {
 function hint(code: number): string {
   if (STICKY.has(code)) {
     const culprit = lastKernel === undefined ? "" : ` (the last kernel launched was ${lastKernel})`;
-    return `; a kernel faulted${culprit} and the CUDA context is lost: every later call fails until you call cuda.resetDevice(), after which new allocations, modules and launches work`;
+    return `; a kernel faulted${culprit} and the CUDA context is lost: NVIDIA's driver fails every later CUDA call in this process (cuda.h: "the process must be terminated and relaunched"), so restart the process; cuda.resetDevice() recovers in place only where the driver allows it`;
   }
   switch (code) {
     case 201:

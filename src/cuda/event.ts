@@ -4,7 +4,7 @@
  * @module
  */
 
-import { init } from "./driver.ts";
+import { driver } from "./driver.ts";
 import { quietly, safeRegistry } from "../kernel/cleanup.ts";
 import { libcudaWait } from "../../ffi/cuda.ts";
 import { checkCuda } from "./errors.ts";
@@ -19,7 +19,7 @@ interface Held {
 
 function destroyHeld(held: Held): void {
   if (held.ctx.released || held.ctx.generation !== held.generation) return;
-  held.ctx.run(() => init().cuEventDestroy_v2(held.handle));
+  held.ctx.run(() => driver().cuEventDestroy_v2(held.handle));
 }
 
 const events = safeRegistry<Held>(destroyHeld);
@@ -52,7 +52,7 @@ export class Event {
   constructor(options: EventOptions = {}) {
     const ctx = requireContext("cuEventCreate");
     const out = new BigUint64Array(1);
-    checkCuda(init().cuEventCreate(out, options.timing === false ? 2 : 0), "cuEventCreate");
+    checkCuda(driver().cuEventCreate(out, options.timing === false ? 2 : 0), "cuEventCreate");
     this.#held = { handle: Deno.UnsafePointer.create(out[0]!)!, ctx, generation: ctx.generation };
     events.register(this, this.#held, this);
   }
@@ -76,7 +76,7 @@ export class Event {
   /** Records the event at the current end of `stream` (default: the legacy default stream). */
   record(stream?: Stream): this {
     checkCuda(
-      init().cuEventRecord(this.unsafeHandle, stream === undefined ? null : stream.unsafeHandle),
+      driver().cuEventRecord(this.unsafeHandle, stream === undefined ? null : stream.unsafeHandle),
       "cuEventRecord",
     );
     return this;
@@ -84,7 +84,7 @@ export class Event {
 
   /** Blocks until the work before the recorded point has finished. */
   synchronize(): this {
-    checkCuda(init().cuEventSynchronize(this.unsafeHandle), "cuEventSynchronize");
+    checkCuda(driver().cuEventSynchronize(this.unsafeHandle), "cuEventSynchronize");
     return this;
   }
 
@@ -95,7 +95,7 @@ export class Event {
 
   /** Whether the recorded work has finished, without waiting (PyCUDA's `query()`). */
   isDone(): boolean {
-    const code = init().cuEventQuery(this.unsafeHandle);
+    const code = driver().cuEventQuery(this.unsafeHandle);
     if (code === 600) return false;
     checkCuda(code, "cuEventQuery");
     return true;
@@ -103,7 +103,7 @@ export class Event {
 
   /** Milliseconds from this event to `end`, both recorded and complete (PyCUDA's `time_till`). */
   elapsedTime(end: Event): number {
-    const lib = init();
+    const lib = driver();
     const out = new Float32Array(1);
     const v2 = lib.cuEventElapsedTime_v2;
     if (v2 !== null) checkCuda(v2(out, this.unsafeHandle, end.unsafeHandle), "cuEventElapsedTime_v2");

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { init } from "./driver.ts";
+import { driver } from "./driver.ts";
 import { CudaError, noteLaunch } from "./errors.ts";
 import { ArgumentBlock } from "../kernel/args.ts";
 import { checkLimits, type Dim3, type DimLimits, readDim3 } from "../kernel/dims.ts";
@@ -97,7 +97,7 @@ const FUNC_ATTRIBUTES = {
 const MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 
 function readAttributes(handle: Deno.PointerObject): FunctionAttributes {
-  const lib = init();
+  const lib = driver();
   const out = new Int32Array(1);
   const entries = Object.entries(FUNC_ATTRIBUTES).map(([name, id]) => {
     const code = lib.cuFuncGetAttribute(out, id, handle);
@@ -109,7 +109,7 @@ function readAttributes(handle: Deno.PointerObject): FunctionAttributes {
 
 /** Checks the parsed signature against the compiled kernel's parameter layout, where the driver reports it. */
 function checkParamLayout(handle: Deno.PointerObject, name: string, block: ArgumentBlock): void {
-  const query = init().cuFuncGetParamInfo;
+  const query = driver().cuFuncGetParamInfo;
   if (query === null) return;
   const offset = new BigUint64Array(1);
   const size = new BigUint64Array(1);
@@ -154,7 +154,7 @@ export function makeKernelFunction(
   deviceName: string,
   maxShared: number,
 ): KernelFunction {
-  const lib = init();
+  const lib = driver();
   const staged: Parameters<HostArgument["stage"]>[0] = [];
   const block = new ArgumentBlock(name, params, (value, param, kernel) => {
     // The common cases first, with no allocation and no string work.
@@ -170,6 +170,7 @@ export function makeKernelFunction(
   const dims = new Uint32Array(6);
   const count = params.length;
   let dynamicLimit = maxShared;
+  let lastGrid = -1, lastBlock = -1;
   const call = fixedArity(count, count + 1, {
     arg(index: number, value: unknown) {
       // Arguments arrive last first; leftovers of a launch that failed while staging are freed here.
@@ -189,9 +190,15 @@ export function makeKernelFunction(
       }
       const c = config as LaunchConfig;
       owner.checkLoaded(name);
-      readDim3(c.grid, dims, 0, "grid", name);
-      readDim3(c.block, dims, 3, "block", name);
-      checkLimits(dims, limits, deviceName, name);
+      const grid = c.grid, blk = c.block;
+      // A launch with the same grid and block numbers as the last one skips re-validating them.
+      if (typeof grid !== "number" || typeof blk !== "number" || grid !== lastGrid || blk !== lastBlock) {
+        readDim3(grid, dims, 0, "grid", name);
+        readDim3(blk, dims, 3, "block", name);
+        checkLimits(dims, limits, deviceName, name);
+        lastGrid = typeof grid === "number" ? grid : -1;
+        lastBlock = typeof blk === "number" ? blk : -1;
+      }
       const shared = c.shared ?? 0;
       if (shared !== 0 && (!Number.isInteger(shared) || shared < 0 || shared > dynamicLimit)) {
         throw new RangeError(

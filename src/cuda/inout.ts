@@ -13,8 +13,10 @@ import { quietly } from "../kernel/cleanup.ts";
 export type Direction = "in" | "out" | "inout";
 
 /** A staged host argument: its array and the temporary device copy. */
-interface Staged {
+export interface StagedArgument {
+  /** The host argument. */
   readonly arg: HostArgument;
+  /** Its temporary device copy. */
   readonly buffer: DeviceAllocation;
 }
 
@@ -41,7 +43,7 @@ export class HostArgument {
   }
 
   /** Allocates the device copy (filling it for `in`/`inout`) and returns its address. */
-  stage(staged: Staged[]): bigint {
+  stage(staged: StagedArgument[]): bigint {
     const buffer = memAlloc(Math.max(1, this.array.byteLength));
     staged.push({ arg: this, buffer });
     if (this.direction !== "out") memcpyHtoD(buffer, this.array);
@@ -49,7 +51,7 @@ export class HostArgument {
   }
 
   /** After the launch: waits for it, copies `out`/`inout` arrays back (if it was queued) and frees the copies. */
-  static complete(staged: Staged[], stream: Stream | undefined, launched: boolean): void {
+  static complete(staged: StagedArgument[], stream: Stream | undefined, launched: boolean): void {
     try {
       if (launched) {
         stream?.synchronize();

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { init } from "./driver.ts";
+import { driver } from "./driver.ts";
 import { quietly, safeRegistry } from "../kernel/cleanup.ts";
 import { checkCuda, CudaError } from "./errors.ts";
 import { type Context, requireContext } from "./context.ts";
@@ -46,7 +46,7 @@ interface Held {
 
 function freeHeld(held: Held): void {
   if (held.ctx.released || held.ctx.generation !== held.generation) return; // gone with its context
-  held.ctx.run(() => init().cuMemFree_v2(held.ptr));
+  held.ctx.run(() => driver().cuMemFree_v2(held.ptr));
 }
 
 const allocations = safeRegistry<Held>(freeHeld);
@@ -188,7 +188,7 @@ export function memGetInfo(): { free: bigint; total: bigint } {
   requireContext("cuMemGetInfo_v2");
   const free = new BigUint64Array(1);
   const total = new BigUint64Array(1);
-  checkCuda(init().cuMemGetInfo_v2(free, total), "cuMemGetInfo_v2");
+  checkCuda(driver().cuMemGetInfo_v2(free, total), "cuMemGetInfo_v2");
   return { free: free[0]!, total: total[0]! };
 }
 
@@ -211,7 +211,7 @@ export function memAlloc(bytes: number | bigint): DeviceAllocation {
   if (size === 0) throw new RangeError("Cannot allocate 0 bytes: memAlloc() needs a size of at least 1 byte");
   const ctx = requireContext("cuMemAlloc_v2");
   const out = new BigUint64Array(1);
-  const code = init().cuMemAlloc_v2(out, BigInt(size));
+  const code = driver().cuMemAlloc_v2(out, BigInt(size));
   if (code === 2) {
     const { free, total } = memGetInfo();
     throw new CudaError(
@@ -251,10 +251,14 @@ function streamHandle(stream: Stream | undefined): Deno.PointerValue {
  * ```
  */
 export function memcpyHtoD(dst: DeviceTarget, src: ArrayBufferView): void {
+  if (dst instanceof DeviceAllocation && src.byteLength <= dst.size && src.byteLength > 0) {
+    checkCuda(driver().cuMemcpyHtoD_v2(dst.ptr, src, BigInt(src.byteLength)), "cuMemcpyHtoD_v2");
+    return;
+  }
   const d = resolveDevice(dst, "the destination of memcpyHtoD()");
   checkFits(src.byteLength, d, "memcpyHtoD()");
   if (src.byteLength === 0) return;
-  checkCuda(init().cuMemcpyHtoD_v2(d.ptr, src, BigInt(src.byteLength)), "cuMemcpyHtoD_v2");
+  checkCuda(driver().cuMemcpyHtoD_v2(d.ptr, src, BigInt(src.byteLength)), "cuMemcpyHtoD_v2");
 }
 
 /**
@@ -271,10 +275,14 @@ export function memcpyHtoD(dst: DeviceTarget, src: ArrayBufferView): void {
  * ```
  */
 export function memcpyDtoH(dst: ArrayBufferView, src: DeviceTarget): void {
+  if (src instanceof DeviceAllocation && dst.byteLength <= src.size && dst.byteLength > 0) {
+    checkCuda(driver().cuMemcpyDtoH_v2(dst, src.ptr, BigInt(dst.byteLength)), "cuMemcpyDtoH_v2");
+    return;
+  }
   const s = resolveDevice(src, "the source of memcpyDtoH()");
   checkFits(dst.byteLength, s, "memcpyDtoH()");
   if (dst.byteLength === 0) return;
-  checkCuda(init().cuMemcpyDtoH_v2(dst, s.ptr, BigInt(dst.byteLength)), "cuMemcpyDtoH_v2");
+  checkCuda(driver().cuMemcpyDtoH_v2(dst, s.ptr, BigInt(dst.byteLength)), "cuMemcpyDtoH_v2");
 }
 
 /**
@@ -292,7 +300,7 @@ export function memcpyDtoH(dst: ArrayBufferView, src: DeviceTarget): void {
 export function memcpyDtoD(dst: DeviceTarget, src: DeviceTarget, bytes?: number): void {
   const n = copyBytes(dst, src, bytes, "memcpyDtoD()");
   if (n.bytes === 0) return;
-  checkCuda(init().cuMemcpyDtoD_v2(n.dst, n.src, BigInt(n.bytes)), "cuMemcpyDtoD_v2");
+  checkCuda(driver().cuMemcpyDtoD_v2(n.dst, n.src, BigInt(n.bytes)), "cuMemcpyDtoD_v2");
 }
 
 function copyBytes(
@@ -333,7 +341,7 @@ export function memcpyHtoDAsync(dst: DeviceTarget, src: ArrayBufferView, stream?
   checkFits(src.byteLength, d, "memcpyHtoDAsync()");
   if (src.byteLength === 0) return;
   checkCuda(
-    init().cuMemcpyHtoDAsync_v2(d.ptr, src, BigInt(src.byteLength), streamHandle(stream)),
+    driver().cuMemcpyHtoDAsync_v2(d.ptr, src, BigInt(src.byteLength), streamHandle(stream)),
     "cuMemcpyHtoDAsync_v2",
   );
   keepAlive(stream, src);
@@ -359,7 +367,7 @@ export function memcpyDtoHAsync(dst: ArrayBufferView, src: DeviceTarget, stream?
   checkFits(dst.byteLength, s, "memcpyDtoHAsync()");
   if (dst.byteLength === 0) return;
   checkCuda(
-    init().cuMemcpyDtoHAsync_v2(dst, s.ptr, BigInt(dst.byteLength), streamHandle(stream)),
+    driver().cuMemcpyDtoHAsync_v2(dst, s.ptr, BigInt(dst.byteLength), streamHandle(stream)),
     "cuMemcpyDtoHAsync_v2",
   );
   keepAlive(stream, dst);
@@ -380,7 +388,7 @@ export function memcpyDtoDAsync(dst: DeviceTarget, src: DeviceTarget, bytes?: nu
   const n = copyBytes(dst, src, bytes, "memcpyDtoDAsync()");
   if (n.bytes === 0) return;
   checkCuda(
-    init().cuMemcpyDtoDAsync_v2(n.dst, n.src, BigInt(n.bytes), streamHandle(stream)),
+    driver().cuMemcpyDtoDAsync_v2(n.dst, n.src, BigInt(n.bytes), streamHandle(stream)),
     "cuMemcpyDtoDAsync_v2",
   );
 }
@@ -435,7 +443,7 @@ export function memcpyPeer(
 ): void {
   const p = peerArgs(dst, src, bytes, options, "memcpyPeer()");
   if (p.bytes === 0) return;
-  checkCuda(init().cuMemcpyPeer(p.dst, p.dstCtx, p.src, p.srcCtx, BigInt(p.bytes)), "cuMemcpyPeer");
+  checkCuda(driver().cuMemcpyPeer(p.dst, p.dstCtx, p.src, p.srcCtx, BigInt(p.bytes)), "cuMemcpyPeer");
 }
 
 /**
@@ -460,7 +468,14 @@ export function memcpyPeerAsync(
   const p = peerArgs(dst, src, bytes, options, "memcpyPeerAsync()");
   if (p.bytes === 0) return;
   checkCuda(
-    init().cuMemcpyPeerAsync(p.dst, p.dstCtx, p.src, p.srcCtx, BigInt(p.bytes), streamHandle(options.stream)),
+    driver().cuMemcpyPeerAsync(
+      p.dst,
+      p.dstCtx,
+      p.src,
+      p.srcCtx,
+      BigInt(p.bytes),
+      streamHandle(options.stream),
+    ),
     "cuMemcpyPeerAsync",
   );
 }
@@ -498,8 +513,8 @@ function memsetArgs(dst: DeviceTarget, value: number, count: number, width: Mems
  */
 export function memsetD8(dst: DeviceTarget, value: number, count: number, stream?: Stream): void {
   const ptr = memsetArgs(dst, value, count, 8);
-  if (stream === undefined) checkCuda(init().cuMemsetD8_v2(ptr, value, BigInt(count)), "cuMemsetD8_v2");
-  else checkCuda(init().cuMemsetD8Async(ptr, value, BigInt(count), stream.unsafeHandle), "cuMemsetD8Async");
+  if (stream === undefined) checkCuda(driver().cuMemsetD8_v2(ptr, value, BigInt(count)), "cuMemsetD8_v2");
+  else checkCuda(driver().cuMemsetD8Async(ptr, value, BigInt(count), stream.unsafeHandle), "cuMemsetD8Async");
 }
 
 /**
@@ -515,8 +530,11 @@ export function memsetD8(dst: DeviceTarget, value: number, count: number, stream
  */
 export function memsetD16(dst: DeviceTarget, value: number, count: number, stream?: Stream): void {
   const ptr = memsetArgs(dst, value, count, 16);
-  if (stream === undefined) checkCuda(init().cuMemsetD16_v2(ptr, value, BigInt(count)), "cuMemsetD16_v2");
-  else checkCuda(init().cuMemsetD16Async(ptr, value, BigInt(count), stream.unsafeHandle), "cuMemsetD16Async");
+  if (stream === undefined) checkCuda(driver().cuMemsetD16_v2(ptr, value, BigInt(count)), "cuMemsetD16_v2");
+  else {checkCuda(
+      driver().cuMemsetD16Async(ptr, value, BigInt(count), stream.unsafeHandle),
+      "cuMemsetD16Async",
+    );}
 }
 
 /**
@@ -532,8 +550,11 @@ export function memsetD16(dst: DeviceTarget, value: number, count: number, strea
  */
 export function memsetD32(dst: DeviceTarget, value: number, count: number, stream?: Stream): void {
   const ptr = memsetArgs(dst, value, count, 32);
-  if (stream === undefined) checkCuda(init().cuMemsetD32_v2(ptr, value, BigInt(count)), "cuMemsetD32_v2");
-  else checkCuda(init().cuMemsetD32Async(ptr, value, BigInt(count), stream.unsafeHandle), "cuMemsetD32Async");
+  if (stream === undefined) checkCuda(driver().cuMemsetD32_v2(ptr, value, BigInt(count)), "cuMemsetD32_v2");
+  else {checkCuda(
+      driver().cuMemsetD32Async(ptr, value, BigInt(count), stream.unsafeHandle),
+      "cuMemsetD32Async",
+    );}
 }
 
 interface PinnedHeld {
@@ -544,7 +565,7 @@ interface PinnedHeld {
 
 function freePinned(held: PinnedHeld): void {
   if (held.ctx.released || held.ctx.generation !== held.generation) return;
-  held.ctx.run(() => init().cuMemFreeHost(held.ptr));
+  held.ctx.run(() => driver().cuMemFreeHost(held.ptr));
 }
 
 const pinnedArrays = safeRegistry<PinnedHeld>(freePinned);
@@ -620,6 +641,6 @@ export function pagelockedEmpty<D extends DType = "float32">(length: number, dty
   const bytes = toSize(length, "allocate") * DTYPES[type].size;
   const ctx = requireContext("cuMemAllocHost_v2");
   const out = new BigUint64Array(1);
-  checkCuda(init().cuMemAllocHost_v2(out, BigInt(Math.max(1, bytes))), "cuMemAllocHost_v2");
+  checkCuda(driver().cuMemAllocHost_v2(out, BigInt(Math.max(1, bytes))), "cuMemAllocHost_v2");
   return new PagelockedArray(Deno.UnsafePointer.create(out[0]!)!, length, type, ctx);
 }

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { init } from "./driver.ts";
+import { driver } from "./driver.ts";
 import { checkCuda, CudaError } from "./errors.ts";
 import { type Context, requireContext } from "./context.ts";
 import { compile, compileAsync, type CompiledCode, type CompileOptions } from "./compiler.ts";
@@ -28,7 +28,7 @@ interface Held {
 
 function unloadHeld(held: Held): void {
   if (held.ctx.released || held.ctx.generation !== held.generation) return;
-  held.ctx.run(() => init().cuModuleUnload(held.handle));
+  held.ctx.run(() => driver().cuModuleUnload(held.handle));
 }
 
 const modules = safeRegistry<Held>(unloadHeld);
@@ -53,7 +53,7 @@ function loadImage(image: Uint8Array): Deno.PointerObject {
   const { log, options, values } = jit;
   const out = new BigUint64Array(1);
   log[0] = 0;
-  const code = init().cuModuleLoadDataEx(out, image, 2, options, values);
+  const code = driver().cuModuleLoadDataEx(out, image, 2, options, values);
   if (code !== 0) {
     const end = log.indexOf(0);
     const text = new TextDecoder().decode(log.subarray(0, end < 0 ? log.length : end)).trim();
@@ -144,7 +144,11 @@ export class Module {
     if (known !== undefined && signature === undefined) return known;
     const symbol = this.#lowered[name] ?? name;
     const out = new BigUint64Array(1);
-    const code = init().cuModuleGetFunction(out, this.#held.handle, new TextEncoder().encode(symbol + "\0"));
+    const code = driver().cuModuleGetFunction(
+      out,
+      this.#held.handle,
+      new TextEncoder().encode(symbol + "\0"),
+    );
     if (code === 500) {
       const names = [...this.#signatures.keys()].join(", ") || "none known";
       throw new CudaError(
@@ -196,7 +200,7 @@ export class Module {
     const ptr = new BigUint64Array(1);
     const size = new BigUint64Array(1);
     const symbol = this.#lowered[name] ?? name;
-    const code = init().cuModuleGetGlobal_v2(
+    const code = driver().cuModuleGetGlobal_v2(
       ptr,
       size,
       this.#held.handle,

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { init } from "./driver.ts";
+import { driver } from "./driver.ts";
 import { quietly, safeRegistry } from "../kernel/cleanup.ts";
 import { libcudaWait } from "../../ffi/cuda.ts";
 import { checkCuda } from "./errors.ts";
@@ -20,7 +20,7 @@ interface Held {
 
 function destroyHeld(held: Held): void {
   if (held.ctx.released || held.ctx.generation !== held.generation) return;
-  held.ctx.run(() => init().cuStreamDestroy_v2(held.handle));
+  held.ctx.run(() => driver().cuStreamDestroy_v2(held.handle));
 }
 
 const streams = safeRegistry<Held>(destroyHeld);
@@ -53,7 +53,7 @@ export class Stream {
   constructor(options: StreamOptions = {}) {
     const ctx = requireContext("cuStreamCreate");
     const out = new BigUint64Array(1);
-    checkCuda(init().cuStreamCreate(out, options.nonBlocking ? 1 : 0), "cuStreamCreate");
+    checkCuda(driver().cuStreamCreate(out, options.nonBlocking ? 1 : 0), "cuStreamCreate");
     this.#held = { handle: Deno.UnsafePointer.create(out[0]!)!, ctx, generation: ctx.generation };
     streams.register(this, this.#held, this);
   }
@@ -81,7 +81,7 @@ export class Stream {
 
   /** Blocks until all work queued on the stream has finished (PyCUDA's `synchronize()`). */
   synchronize(): void {
-    checkCuda(init().cuStreamSynchronize(this.unsafeHandle), "cuStreamSynchronize");
+    checkCuda(driver().cuStreamSynchronize(this.unsafeHandle), "cuStreamSynchronize");
     this.#pending.length = 0;
   }
 
@@ -98,7 +98,7 @@ export class Stream {
 
   /** Whether all queued work has finished (`cuStreamQuery`), without waiting. */
   isDone(): boolean {
-    const code = init().cuStreamQuery(this.unsafeHandle);
+    const code = driver().cuStreamQuery(this.unsafeHandle);
     if (code === 600) return false;
     checkCuda(code, "cuStreamQuery");
     this.#pending.length = 0;
@@ -107,7 +107,7 @@ export class Stream {
 
   /** Makes later work on this stream wait until `event` has completed. */
   waitFor(event: Event): void {
-    checkCuda(init().cuStreamWaitEvent(this.unsafeHandle, event.unsafeHandle, 0), "cuStreamWaitEvent");
+    checkCuda(driver().cuStreamWaitEvent(this.unsafeHandle, event.unsafeHandle, 0), "cuStreamWaitEvent");
   }
 
   /** Destroys the stream once its work is done. Idempotent; never throws. */

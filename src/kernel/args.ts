@@ -227,8 +227,12 @@ export class ArgumentBlock {
 
 /** The value given for an OpenCL `__local` parameter: the number of bytes to reserve per work-group. */
 export class LocalMemory {
+  readonly #size: number;
+
   /** Bytes reserved for each work-group. */
-  readonly size: number;
+  get size(): number {
+    return this.#size;
+  }
 
   /**
    * Reserves `size` bytes of local memory per work-group, like PyOpenCL's `cl.LocalMemory`.
@@ -245,7 +249,7 @@ export class LocalMemory {
         `Cannot reserve local memory of ${size} bytes: give a positive integer byte count`,
       );
     }
-    this.size = size;
+    this.#size = size;
   }
 }
 

@@ -36,18 +36,31 @@ export type TypedArray =
 
 /** The host typed array that holds each DType (bfloat16 is kept as its raw bits in a Uint16Array). */
 export interface HostArrayOf {
+  /** A float32 array is held in a Float32Array. */
   float32: Float32Array;
+  /** A float64 array is held in a Float64Array. */
   float64: Float64Array;
+  /** A float16 array is held in a Float16Array. */
   float16: Float16Array;
+  /** A bfloat16 array is held in a Uint16Array. */
   bfloat16: Uint16Array;
+  /** A int8 array is held in a Int8Array. */
   int8: Int8Array;
+  /** A uint8 array is held in a Uint8Array. */
   uint8: Uint8Array;
+  /** A int16 array is held in a Int16Array. */
   int16: Int16Array;
+  /** A uint16 array is held in a Uint16Array. */
   uint16: Uint16Array;
+  /** A int32 array is held in a Int32Array. */
   int32: Int32Array;
+  /** A uint32 array is held in a Uint32Array. */
   uint32: Uint32Array;
+  /** A int64 array is held in a BigInt64Array. */
   int64: BigInt64Array;
+  /** A uint64 array is held in a BigUint64Array. */
   uint64: BigUint64Array;
+  /** A bool array is held in a Uint8Array. */
   bool: Uint8Array;
 }
 

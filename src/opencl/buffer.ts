@@ -9,7 +9,7 @@ import { checkCL, OpenCLError } from "./errors.ts";
 import type { Context } from "./context.ts";
 import { quietly, safeRegistry } from "../kernel/cleanup.ts";
 
-const ACCESS = { read_write: 1n, write_only: 2n, read_only: 4n } as const;
+const ACCESS: Record<BufferAccess, bigint> = { read_write: 1n, write_only: 2n, read_only: 4n };
 const CL_MEM_COPY_HOST_PTR = 32n;
 const CL_MEM_OBJECT_ALLOCATION_FAILURE = -4;
 const CL_INVALID_BUFFER_SIZE = -61;
@@ -27,10 +27,13 @@ export interface BufferLike {
   [clBuffer](): Buffer;
 }
 
+/** How kernels may use a buffer. */
+export type BufferAccess = "read_write" | "write_only" | "read_only";
+
 /** Options for a new {@link Buffer}. */
 export interface BufferOptions {
   /** How kernels may use it. Default `"read_write"`. */
-  readonly access?: keyof typeof ACCESS;
+  readonly access?: BufferAccess;
   /** Initial contents, copied in at creation (`CL_MEM_COPY_HOST_PTR`); at most `size` bytes. */
   readonly hostBuf?: ArrayBufferView;
 }

@@ -25,10 +25,18 @@ export { checkCL, OpenCLError, openclErrorName } from "./errors.ts";
 export { Device, DEVICE_TYPES, type DeviceType, getPlatforms, Platform } from "./platform.ts";
 export { chooseDevice, Context, createSomeContext } from "./context.ts";
 export { CommandQueue, finish, type QueueOptions } from "./queue.ts";
-export { Buffer, type BufferLike, type BufferOptions, clBuffer, isBufferLike } from "./buffer.ts";
+export {
+  Buffer,
+  type BufferAccess,
+  type BufferLike,
+  type BufferOptions,
+  clBuffer,
+  isBufferLike,
+} from "./buffer.ts";
 export { type CopyOptions, enqueueCopy, enqueueFillBuffer } from "./copy.ts";
 export { Event, type EventProfile } from "./event.ts";
 export { Program } from "./program.ts";
 export type { Kernel, KernelWorkGroupInfo } from "./kernel.ts";
 export { LocalMemory } from "../kernel/args.ts";
 export { LibraryNotFoundError } from "../../ffi/load.ts";
+export type { Dim3 } from "../kernel/dims.ts";

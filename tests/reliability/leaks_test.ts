@@ -3,6 +3,7 @@ import * as cuda from "../../src/cuda/mod.ts";
 import * as cl from "../../src/opencl/mod.ts";
 import { cudaContext, cudaTest, openclTest } from "../_backends.ts";
 import { collectGarbage, rssMiB } from "./_gc.ts";
+import { libcuda } from "../../ffi/cuda.ts";
 
 /** Host memory may grow this much over a loop (allocator pools, JIT code), and no more. */
 const RSS_BOUND_MIB = 64;
@@ -19,20 +20,47 @@ cudaTest("100,000 alloc/free cycles return device memory to where it started, RS
   assert.ok(rssMiB() - rss < RSS_BOUND_MIB, `RSS grew ${(rssMiB() - rss).toFixed(1)} MiB`);
 });
 
-cudaTest("10,000 module loads from the cache and unloads leak neither device nor host memory", () => {
-  cudaContext();
-  const src = "__global__ void leak_probe(float *x, int n) { int i = threadIdx.x; if (i < n) x[i] += 1; }";
-  new cuda.SourceModule(src).unload();
-  const before = cuda.memGetInfo().free;
-  const rss = rssMiB();
-  for (let i = 0; i < 10_000; i++) {
-    const m = new cuda.SourceModule(src);
-    m.getFunction("leak_probe");
-    m.unload();
-  }
-  assert.ok(before - cuda.memGetInfo().free < MiB);
-  assert.ok(rssMiB() - rss < RSS_BOUND_MIB, `RSS grew ${(rssMiB() - rss).toFixed(1)} MiB`);
-});
+cudaTest(
+  "10,000 module loads from the cache and unloads leak no device memory and no more host memory than the driver",
+  () => {
+    cudaContext();
+    const src = "__global__ void leak_probe(float *x, int n) { int i = threadIdx.x; if (i < n) x[i] += 1; }";
+    const image = cuda.compile(src).image;
+    // The driver's own cost: the same loads and unloads straight through FFI, no cudeno objects.
+    const lib = libcuda.get();
+    const out = new BigUint64Array(1);
+    const options = new Int32Array(0), values = new BigUint64Array(0);
+    const rawLoads = (n: number) => {
+      for (let i = 0; i < n; i++) {
+        lib.cuModuleLoadDataEx(out, image, 0, options, values);
+        lib.cuModuleUnload(Deno.UnsafePointer.create(out[0]!));
+      }
+    };
+    const cudenoLoads = (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const m = new cuda.SourceModule(src);
+        m.getFunction("leak_probe");
+        m.unload();
+      }
+    };
+    rawLoads(1000);
+    cudenoLoads(1000);
+    const before = cuda.memGetInfo().free;
+    let rss = rssMiB();
+    rawLoads(10_000);
+    const driverGrowth = rssMiB() - rss;
+    rss = rssMiB();
+    cudenoLoads(10_000);
+    const cudenoGrowth = rssMiB() - rss;
+    assert.ok(before - cuda.memGetInfo().free < MiB);
+    assert.ok(
+      cudenoGrowth < driverGrowth + RSS_BOUND_MIB / 4,
+      `RSS grew ${cudenoGrowth.toFixed(1)} MiB through cudeno, ${
+        driverGrowth.toFixed(1)
+      } MiB through the driver alone`,
+    );
+  },
+);
 
 cudaTest("1,000,000 launches leave host memory flat and give the right result", () => {
   cudaContext();

@@ -25,10 +25,10 @@ const DATATYPES: Partial<Record<DType, number>> = {
   bfloat16: 9,
 };
 
-const OPS = { sum: 0, prod: 1, max: 2, min: 3, avg: 4 } as const;
-
 /** A reduction NCCL applies across ranks. */
-export type ReduceOp = keyof typeof OPS;
+export type ReduceOp = "sum" | "prod" | "max" | "min" | "avg";
+
+const OPS: Record<ReduceOp, number> = { sum: 0, prod: 1, max: 2, min: 3, avg: 4 };
 
 /** Options of every collective. */
 export interface CollectiveOptions {
