@@ -26,14 +26,22 @@ cudaTest(
     cudaContext();
     const src = "__global__ void leak_probe(float *x, int n) { int i = threadIdx.x; if (i < n) x[i] += 1; }";
     const image = cuda.compile(src).image;
-    // The driver's own cost: the same loads and unloads straight through FFI, no cudeno objects.
+    // The driver's own cost: the same driver calls cudeno makes (load, look the kernel up, read its
+    // attributes and parameter layout, unload) straight through FFI, with no cudeno objects.
     const lib = libcuda.get();
-    const out = new BigUint64Array(1);
+    const out = new BigUint64Array(1), fn = new BigUint64Array(1), attr = new Int32Array(1);
+    const offset = new BigUint64Array(1), size = new BigUint64Array(1);
     const options = new Int32Array(0), values = new BigUint64Array(0);
+    const name = new TextEncoder().encode("leak_probe\0");
     const rawLoads = (n: number) => {
       for (let i = 0; i < n; i++) {
         lib.cuModuleLoadDataEx(out, image, 0, options, values);
-        lib.cuModuleUnload(Deno.UnsafePointer.create(out[0]!));
+        const mod = Deno.UnsafePointer.create(out[0]!);
+        lib.cuModuleGetFunction(fn, mod, name);
+        const f = Deno.UnsafePointer.create(fn[0]!);
+        for (let a = 0; a <= 6; a++) lib.cuFuncGetAttribute(attr, a, f);
+        for (let p = 0n; p <= 2n; p++) lib.cuFuncGetParamInfo?.(f, p, offset, size);
+        lib.cuModuleUnload(mod);
       }
     };
     const cudenoLoads = (n: number) => {
