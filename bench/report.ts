@@ -470,24 +470,26 @@ export function parseResults(text: string): { results: Results; problems: string
   return { results, problems };
 }
 
-/** Markdown as `deno fmt` would leave it (aligned tables), so that a committed RESULTS.md passes
+/** Text as `deno fmt` would leave it (aligned tables, indented SVG), so that committed results pass
  * `deno fmt --check`; unformatted, with a warning, if deno fmt cannot be run. */
-async function formatMarkdown(markdown: string): Promise<string> {
+async function formatted(text: string, ext: "md" | "svg"): Promise<string> {
   const root = fileURLToPath(new URL("..", import.meta.url));
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["fmt", "--ext=md", "-"],
+    args: ["fmt", `--ext=${ext}`, "-"],
     cwd: root,
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
   }).spawn();
   const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(markdown));
+  await writer.write(new TextEncoder().encode(text));
   await writer.close();
   const { code, stdout, stderr } = await child.output();
   if (code === 0) return new TextDecoder().decode(stdout);
-  console.error(`report: deno fmt failed, RESULTS.md left unformatted: ${new TextDecoder().decode(stderr)}`);
-  return markdown;
+  console.error(
+    `report: deno fmt failed, the .${ext} file is left unformatted: ${new TextDecoder().decode(stderr)}`,
+  );
+  return text;
 }
 
 /** Writes RESULTS.md and the charts into outDir; returns the paths written. */
@@ -497,9 +499,11 @@ export async function writeReport(
 ): Promise<string[]> {
   const { results, problems } = parseResults(await Deno.readTextFile(resultsPath));
   await Deno.mkdir(outDir, { recursive: true });
-  const charts = renderCharts(results).map((c) => ({ name: c.name, text: c.svg }));
+  const charts = await Promise.all(
+    renderCharts(results).map(async (c) => ({ name: c.name, text: await formatted(c.svg, "svg") })),
+  );
   const files = [
-    { name: "RESULTS.md", text: await formatMarkdown(renderMarkdown(results, problems)) },
+    { name: "RESULTS.md", text: await formatted(renderMarkdown(results, problems), "md") },
     ...charts,
   ];
   const written: string[] = [];

@@ -5,24 +5,13 @@
  */
 
 import { driver } from "./driver.ts";
-import { quietly, safeRegistry } from "../kernel/cleanup.ts";
 import { libcudaWait } from "../../ffi/cuda.ts";
 import { checkCuda } from "./errors.ts";
-import { type Context, requireContext } from "./context.ts";
+import { requireContext } from "./context.ts";
+import { Owned, ownership } from "./owned.ts";
 import type { Stream } from "./stream.ts";
 
-interface Held {
-  readonly handle: Deno.PointerObject;
-  readonly ctx: Context;
-  readonly generation: number;
-}
-
-function destroyHeld(held: Held): void {
-  if (held.ctx.released || held.ctx.generation !== held.generation) return;
-  held.ctx.run(() => driver().cuEventDestroy_v2(held.handle));
-}
-
-const events = safeRegistry<Held>(destroyHeld);
+const events = ownership<Deno.PointerObject>((handle) => driver().cuEventDestroy_v2(handle));
 
 /** Options for a new {@link Event}. */
 export interface EventOptions {
@@ -45,7 +34,7 @@ export interface EventOptions {
  * ```
  */
 export class Event {
-  readonly #held: Held;
+  readonly #held: Owned<Deno.PointerObject>;
   #destroyed = false;
 
   /** Creates an event in the current context. */
@@ -53,8 +42,8 @@ export class Event {
     const ctx = requireContext("cuEventCreate");
     const out = new BigUint64Array(1);
     checkCuda(driver().cuEventCreate(out, options.timing === false ? 2 : 0), "cuEventCreate");
-    this.#held = { handle: Deno.UnsafePointer.create(out[0]!)!, ctx, generation: ctx.generation };
-    events.register(this, this.#held, this);
+    this.#held = new Owned(Deno.UnsafePointer.create(out[0]!)!, ctx);
+    events.registry.register(this, this.#held, this);
   }
 
   /**
@@ -63,7 +52,7 @@ export class Event {
    * @throws {TypeError} when the event was destroyed or its context reset.
    */
   get unsafeHandle(): Deno.PointerObject {
-    if (this.#destroyed || this.#held.ctx.generation !== this.#held.generation) {
+    if (this.#destroyed || this.#held.stale) {
       throw new TypeError(
         `Cannot use an Event that ${
           this.#destroyed ? "was destroyed" : "belonged to a context that was reset"
@@ -120,8 +109,8 @@ export class Event {
   destroy(): void {
     if (this.#destroyed) return;
     this.#destroyed = true;
-    events.unregister(this);
-    quietly(() => destroyHeld(this.#held));
+    events.registry.unregister(this);
+    events.release(this.#held);
   }
 
   /** Same as {@link destroy}. */

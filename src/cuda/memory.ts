@@ -6,7 +6,7 @@
  */
 
 import { driver } from "./driver.ts";
-import { quietly, safeRegistry } from "../kernel/cleanup.ts";
+import { Owned, ownership } from "./owned.ts";
 import { checkCuda, CudaError } from "./errors.ts";
 import { type Context, requireContext } from "./context.ts";
 import type { Stream } from "./stream.ts";
@@ -38,18 +38,7 @@ export interface DevicePointerLike {
 /** What copies and launches accept as device memory: an allocation, a raw address, or a {@link DevicePointerLike}. */
 export type DeviceTarget = DeviceAllocation | DevicePointerLike | bigint;
 
-interface Held {
-  readonly ptr: bigint;
-  readonly ctx: Context;
-  readonly generation: number;
-}
-
-function freeHeld(held: Held): void {
-  if (held.ctx.released || held.ctx.generation !== held.generation) return; // gone with its context
-  held.ctx.run(() => driver().cuMemFree_v2(held.ptr));
-}
-
-const allocations = safeRegistry<Held>(freeHeld);
+const allocations = ownership<bigint>((ptr) => driver().cuMemFree_v2(ptr));
 
 function formatBytes(bytes: number | bigint): string {
   const n = Number(bytes);
@@ -75,15 +64,15 @@ export class DeviceAllocation {
   /** Bytes allocated. */
   readonly size: number;
   readonly #ptr: bigint;
-  readonly #held: Held;
+  readonly #held: Owned<bigint>;
   #freed = false;
 
   /** Use {@link memAlloc}. */
   constructor(ptr: bigint, size: number, ctx: Context) {
     this.#ptr = ptr;
     this.size = size;
-    this.#held = { ptr, ctx, generation: ctx.generation };
-    allocations.register(this, this.#held, this);
+    this.#held = new Owned(ptr, ctx);
+    allocations.registry.register(this, this.#held, this);
   }
 
   /**
@@ -92,7 +81,7 @@ export class DeviceAllocation {
    * @throws {TypeError} when the allocation was freed or its context was reset.
    */
   get ptr(): bigint {
-    if (this.#freed || this.#held.ctx.generation !== this.#held.generation) this.#throwGone();
+    if (this.#freed || this.#held.stale) this.#throwGone();
     return this.#ptr;
   }
 
@@ -103,7 +92,7 @@ export class DeviceAllocation {
 
   /** Whether `free()` was called (or the context was reset since). */
   get freed(): boolean {
-    return this.#freed || this.#held.ctx.generation !== this.#held.generation || this.#held.ctx.released;
+    return this.#freed || this.#held.stale || this.#held.ctx.released;
   }
 
   #throwGone(): never {
@@ -117,8 +106,8 @@ export class DeviceAllocation {
   free(): void {
     if (this.#freed) return;
     this.#freed = true;
-    allocations.unregister(this);
-    quietly(() => freeHeld(this.#held));
+    allocations.registry.unregister(this);
+    allocations.release(this.#held);
   }
 
   /** Same as {@link free}. */
@@ -557,18 +546,7 @@ export function memsetD32(dst: DeviceTarget, value: number, count: number, strea
     );}
 }
 
-interface PinnedHeld {
-  readonly ptr: Deno.PointerObject;
-  readonly ctx: Context;
-  readonly generation: number;
-}
-
-function freePinned(held: PinnedHeld): void {
-  if (held.ctx.released || held.ctx.generation !== held.generation) return;
-  held.ctx.run(() => driver().cuMemFreeHost(held.ptr));
-}
-
-const pinnedArrays = safeRegistry<PinnedHeld>(freePinned);
+const pinnedArrays = ownership<Deno.PointerObject>((ptr) => driver().cuMemFreeHost(ptr));
 
 /**
  * Page-locked ("pinned") host memory viewed as a typed array: copies from and to it run at full
@@ -586,7 +564,7 @@ export class PagelockedArray<D extends DType = "float32"> {
   /** The element type. */
   readonly dtype: D;
   #array: HostArrayOf[D];
-  readonly #held: PinnedHeld;
+  readonly #held: Owned<Deno.PointerObject>;
   #freed = false;
 
   /** Use {@link pagelockedEmpty}. */
@@ -595,10 +573,10 @@ export class PagelockedArray<D extends DType = "float32"> {
     const info = DTYPES[dtype];
     const buffer = Deno.UnsafePointerView.getArrayBuffer(ptr, Math.max(1, length * info.size));
     this.#array = new info.array(buffer, 0, length) as HostArrayOf[D];
-    this.#held = { ptr, ctx, generation: ctx.generation };
+    this.#held = new Owned(ptr, ctx);
     // Tied to the memory itself, not to this wrapper: a stream holding the array for an async copy
     // keeps the pinned memory alive even after the wrapper is dropped.
-    pinnedArrays.register(buffer, this.#held, this);
+    pinnedArrays.registry.register(buffer, this.#held, this);
   }
 
   /** The memory as a typed array (detached, length 0, once freed). */
@@ -610,9 +588,9 @@ export class PagelockedArray<D extends DType = "float32"> {
   free(): void {
     if (this.#freed) return;
     this.#freed = true;
-    pinnedArrays.unregister(this);
+    pinnedArrays.registry.unregister(this);
     (this.#array.buffer as ArrayBuffer).transfer(0);
-    quietly(() => freePinned(this.#held));
+    pinnedArrays.release(this.#held);
   }
 
   /** Same as {@link free}. */

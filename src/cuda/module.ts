@@ -18,20 +18,9 @@ import {
   parseKernels,
   parseParameterList,
 } from "../kernel/signature.ts";
-import { quietly, safeRegistry } from "../kernel/cleanup.ts";
+import { Owned, ownership } from "./owned.ts";
 
-interface Held {
-  readonly handle: Deno.PointerObject;
-  readonly ctx: Context;
-  readonly generation: number;
-}
-
-function unloadHeld(held: Held): void {
-  if (held.ctx.released || held.ctx.generation !== held.generation) return;
-  held.ctx.run(() => driver().cuModuleUnload(held.handle));
-}
-
-const modules = safeRegistry<Held>(unloadHeld);
+const modules = ownership<Deno.PointerObject>((handle) => driver().cuModuleUnload(handle));
 
 const CU_JIT_ERROR_LOG_BUFFER = 5;
 const CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
@@ -85,7 +74,7 @@ export interface DeviceGlobal {
  * ```
  */
 export class Module {
-  readonly #held: Held;
+  readonly #held: Owned<Deno.PointerObject>;
   readonly #signatures: Map<string, KernelSignature>;
   readonly #lowered: Readonly<Record<string, string>>;
   readonly #functions = new Map<string, KernelFunction>();
@@ -102,8 +91,8 @@ export class Module {
     options: { source?: string; loweredNames?: Readonly<Record<string, string>> } = {},
   ) {
     const ctx = requireContext("cuModuleLoadDataEx");
-    this.#held = { handle: loadImage(image), ctx, generation: ctx.generation };
-    modules.register(this, this.#held, this);
+    this.#held = new Owned(loadImage(image), ctx);
+    modules.registry.register(this, this.#held, this);
     const kernels = options.source === undefined ? [] : parseKernels(options.source, "cuda");
     this.#signatures = new Map(kernels.map((k) => [k.name, k]));
     this.#lowered = options.loweredNames ?? {};
@@ -125,7 +114,7 @@ export class Module {
    * @throws {TypeError} naming the kernel (or call) that was attempted.
    */
   checkLoaded(what: string): void {
-    if (this.#unloaded || this.#held.ctx.generation !== this.#held.generation) {
+    if (this.#unloaded || this.#held.stale) {
       const why = this.#unloaded ? "was unloaded" : "belonged to a context that was reset";
       throw new TypeError(`Cannot use ${what}: its module ${why}; load the module again`);
     }
@@ -215,8 +204,8 @@ export class Module {
   unload(): void {
     if (this.#unloaded) return;
     this.#unloaded = true;
-    modules.unregister(this);
-    quietly(() => unloadHeld(this.#held));
+    modules.registry.unregister(this);
+    modules.release(this.#held);
   }
 
   /** Same as {@link unload}. */

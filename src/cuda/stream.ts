@@ -6,24 +6,13 @@
  */
 
 import { driver } from "./driver.ts";
-import { quietly, safeRegistry } from "../kernel/cleanup.ts";
 import { libcudaWait } from "../../ffi/cuda.ts";
 import { checkCuda } from "./errors.ts";
-import { type Context, requireContext } from "./context.ts";
+import { requireContext } from "./context.ts";
+import { Owned, ownership } from "./owned.ts";
 import type { Event } from "./event.ts";
 
-interface Held {
-  readonly handle: Deno.PointerObject;
-  readonly ctx: Context;
-  readonly generation: number;
-}
-
-function destroyHeld(held: Held): void {
-  if (held.ctx.released || held.ctx.generation !== held.generation) return;
-  held.ctx.run(() => driver().cuStreamDestroy_v2(held.handle));
-}
-
-const streams = safeRegistry<Held>(destroyHeld);
+const streams = ownership<Deno.PointerObject>((handle) => driver().cuStreamDestroy_v2(handle));
 
 /** Options for a new {@link Stream}. */
 export interface StreamOptions {
@@ -45,7 +34,7 @@ export interface StreamOptions {
  * ```
  */
 export class Stream {
-  readonly #held: Held;
+  readonly #held: Owned<Deno.PointerObject>;
   #pending: unknown[] = [];
   #destroyed = false;
 
@@ -54,8 +43,8 @@ export class Stream {
     const ctx = requireContext("cuStreamCreate");
     const out = new BigUint64Array(1);
     checkCuda(driver().cuStreamCreate(out, options.nonBlocking ? 1 : 0), "cuStreamCreate");
-    this.#held = { handle: Deno.UnsafePointer.create(out[0]!)!, ctx, generation: ctx.generation };
-    streams.register(this, this.#held, this);
+    this.#held = new Owned(Deno.UnsafePointer.create(out[0]!)!, ctx);
+    streams.registry.register(this, this.#held, this);
   }
 
   /**
@@ -64,7 +53,7 @@ export class Stream {
    * @throws {TypeError} when the stream was destroyed or its context reset.
    */
   get unsafeHandle(): Deno.PointerObject {
-    if (this.#destroyed || this.#held.ctx.generation !== this.#held.generation) {
+    if (this.#destroyed || this.#held.stale) {
       throw new TypeError(
         `Cannot use a Stream that ${
           this.#destroyed ? "was destroyed" : "belonged to a context that was reset"
@@ -114,8 +103,8 @@ export class Stream {
   destroy(): void {
     if (this.#destroyed) return;
     this.#destroyed = true;
-    streams.unregister(this);
-    quietly(() => destroyHeld(this.#held));
+    streams.registry.unregister(this);
+    streams.release(this.#held);
   }
 
   /** Same as {@link destroy}. */
