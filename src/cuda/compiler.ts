@@ -132,13 +132,18 @@ export function nvrtcVersion(): [number, number] {
   return version;
 }
 
-/** The `sm_XY` numbers this NVRTC can compile for (`[75, 80, 86, 89, 90, ...]`). */
+let archs: readonly number[] | undefined;
+
+/** The `sm_XY` numbers this NVRTC can compile for (`[75, 80, 86, 89, 90, ...]`), asked once. */
 export function nvrtcSupportedArchs(): number[] {
-  const lib = libnvrtc.get();
-  const count = new Int32Array(1);
-  check(lib.nvrtcGetNumSupportedArchs(count), "nvrtcGetNumSupportedArchs");
-  const archs = new Int32Array(count[0]!);
-  check(lib.nvrtcGetSupportedArchs(archs), "nvrtcGetSupportedArchs");
+  if (archs === undefined) {
+    const lib = libnvrtc.get();
+    const count = new Int32Array(1);
+    check(lib.nvrtcGetNumSupportedArchs(count), "nvrtcGetNumSupportedArchs");
+    const list = new Int32Array(count[0]!);
+    check(lib.nvrtcGetSupportedArchs(list), "nvrtcGetSupportedArchs");
+    archs = [...list];
+  }
   return [...archs];
 }
 
@@ -168,8 +173,15 @@ export function wrapExternC(source: string): string {
   return `${includes.join("\n")}\nextern "C" {\n#line 1\n${body.join("\n")}\n}\n`;
 }
 
-/** The CUDA headers' folder (for `cuda_fp16.h` and friends): next to the NVRTC that loaded, else the toolkit's. */
+let headers: string[] | undefined;
+
+/** The CUDA headers' folder (for `cuda_fp16.h` and friends): next to the NVRTC that loaded, else the toolkit's; looked up once. */
 function toolkitInclude(): string[] {
+  headers ??= findToolkitInclude();
+  return headers;
+}
+
+function findToolkitInclude(): string[] {
   const path = libnvrtc.load().path;
   const slash = path.lastIndexOf("/");
   const candidates = [

@@ -13,3 +13,10 @@ export function rssMiB(): number {
   (globalThis as { gc?: () => void }).gc?.();
   return Deno.memoryUsage().rss / 2 ** 20;
 }
+
+/** The V8 heap in use and the memory outside V8's heap (RSS less the committed heap), in MiB, after a full GC. */
+export function memoryMiB(): { heapUsed: number; native: number } {
+  (globalThis as { gc?: () => void }).gc?.();
+  const m = Deno.memoryUsage();
+  return { heapUsed: m.heapUsed / 2 ** 20, native: (m.rss - m.heapTotal) / 2 ** 20 };
+}

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import * as cuda from "../../src/cuda/mod.ts";
 import * as cl from "../../src/opencl/mod.ts";
 import { cudaContext, cudaTest, openclTest } from "../_backends.ts";
-import { collectGarbage, rssMiB } from "./_gc.ts";
+import { collectGarbage, memoryMiB, rssMiB } from "./_gc.ts";
 import { libcuda } from "../../ffi/cuda.ts";
 
 /** Host memory may grow this much over a loop (allocator pools, JIT code), and no more. */
@@ -58,12 +58,17 @@ cudaTest(
     rawLoads(10_000);
     const driverGrowth = rssMiB() - rss;
     rss = rssMiB();
+    const split = memoryMiB();
     cudenoLoads(10_000);
     const cudenoGrowth = rssMiB() - rss;
+    const after = memoryMiB();
+    const where = `V8 heap in use ${(after.heapUsed - split.heapUsed).toFixed(1)} MiB, outside the heap ${
+      (after.native - split.native).toFixed(1)
+    } MiB`;
     assert.ok(before - cuda.memGetInfo().free < MiB);
     assert.ok(
       cudenoGrowth < driverGrowth + RSS_BOUND_MIB / 4,
-      `RSS grew ${cudenoGrowth.toFixed(1)} MiB through cudeno, ${
+      `RSS grew ${cudenoGrowth.toFixed(1)} MiB through cudeno (${where}), ${
         driverGrowth.toFixed(1)
       } MiB through the driver alone`,
     );
