@@ -98,13 +98,16 @@ export class GPUArray<D extends DType = DType> {
    * @throws {TypeError} when the array was freed.
    */
   get buffer(): BackendBuffer {
-    const b = this.#storage.buffer;
-    if (b.freed) {
+    this.#checkLive();
+    return this.#storage.buffer;
+  }
+
+  #checkLive(): void {
+    if (this.#storage.buffer.freed) {
       throw new TypeError(
         `Cannot use a ${this.dtype} array of shape [${this.shape.join(", ")}]: it was freed`,
       );
     }
-    return b;
   }
 
   /** Whether the memory was freed (by this array or a view sharing it). */
@@ -186,7 +189,7 @@ export class GPUArray<D extends DType = DType> {
         }]: the sizes differ`,
       );
     }
-    if (this.freed) void this.buffer; // throws the freed-array error
+    this.#checkLive();
     return new GPUArray(this.backend, dims, this.dtype, this.#storage);
   }
 
