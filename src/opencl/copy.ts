@@ -86,50 +86,33 @@ export function enqueueCopy(
   const out = new BigUint64Array(1);
   const blocking = options.isBlocking !== false;
   const sequence = queue.nextSequence();
-  if (isBufferLike(dst) && ArrayBuffer.isView(src)) {
-    const buf = toBuffer(dst, "the destination");
-    const bytes = options.byteCount ?? src.byteLength;
-    const offset = options.dstOffset ?? 0;
-    checkRange(offset, bytes, buf.size, "destination");
-    if (bytes > src.byteLength) {
-      throw new RangeError(`Cannot copy ${bytes} bytes from a host array of ${src.byteLength}`);
+  const host = (write: boolean, buffer: BufferLike, array: ArrayBufferView): Event => {
+    const buf = toBuffer(buffer, write ? "the destination" : "the source");
+    const bytes = options.byteCount ?? array.byteLength;
+    const offset = (write ? options.dstOffset : options.srcOffset) ?? 0;
+    checkRange(offset, bytes, buf.size, write ? "destination" : "source");
+    if (bytes > array.byteLength) {
+      throw new RangeError(
+        `Cannot copy ${bytes} bytes ${write ? "from" : "into"} a host array of ${array.byteLength}`,
+      );
     }
-    const code = lib.clEnqueueWriteBuffer(
+    const enqueue = write ? lib.clEnqueueWriteBuffer : lib.clEnqueueReadBuffer;
+    const code = enqueue(
       queue.unsafeHandle,
       buf.unsafeHandle,
       blocking ? 1 : 0,
       BigInt(offset),
       BigInt(bytes),
-      src,
+      array,
       count,
       list,
       out,
     );
-    checkCL(code, "clEnqueueWriteBuffer");
-    return finishEvent(queue, out, sequence, src, blocking);
-  }
-  if (ArrayBuffer.isView(dst) && isBufferLike(src)) {
-    const buf = toBuffer(src, "the source");
-    const bytes = options.byteCount ?? dst.byteLength;
-    const offset = options.srcOffset ?? 0;
-    checkRange(offset, bytes, buf.size, "source");
-    if (bytes > dst.byteLength) {
-      throw new RangeError(`Cannot copy ${bytes} bytes into a host array of ${dst.byteLength}`);
-    }
-    const code = lib.clEnqueueReadBuffer(
-      queue.unsafeHandle,
-      buf.unsafeHandle,
-      blocking ? 1 : 0,
-      BigInt(offset),
-      BigInt(bytes),
-      dst,
-      count,
-      list,
-      out,
-    );
-    checkCL(code, "clEnqueueReadBuffer");
-    return finishEvent(queue, out, sequence, dst, blocking);
-  }
+    checkCL(code, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
+    return finishEvent(queue, out, sequence, array, blocking);
+  };
+  if (isBufferLike(dst) && ArrayBuffer.isView(src)) return host(true, dst, src);
+  if (ArrayBuffer.isView(dst) && isBufferLike(src)) return host(false, src, dst);
   if (isBufferLike(dst) && isBufferLike(src)) {
     const d = toBuffer(dst, "the destination");
     const s = toBuffer(src, "the source");

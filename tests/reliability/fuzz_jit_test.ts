@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { rng } from "./_rng.ts";
 import { translate } from "../../src/jit/translate.ts";
 import { parseType } from "../../src/jit/types.ts";
 import { JitError } from "../../src/jit/errors.ts";
@@ -6,16 +7,6 @@ import { atomicAdd, blockDim, blockIdx, grid, shared, syncthreads, threadIdx } f
 
 const SEED = Number(Deno.env.get("CUDENO_FUZZ_SEED") ?? "1");
 const CASES = 100_000;
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = [
   "(",

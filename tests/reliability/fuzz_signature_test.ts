@@ -1,18 +1,9 @@
 import assert from "node:assert/strict";
+import { rng } from "./_rng.ts";
 import { parseKernels, parseParameterList } from "../../src/kernel/signature.ts";
 
 const SEED = Number(Deno.env.get("CUDENO_FUZZ_SEED") ?? "1");
 const CASES = 100_000;
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = [
   "__global__",
