@@ -109,9 +109,12 @@ const TARGETS: readonly Target[] = [
   { applies: is("elementwise.add.2^28"), conditions: [{ ref: own("d2d.copy.2^28"), op: ">=", bound: 0.9 }] },
   { applies: is("reduce.sum.2^28"), conditions: [{ ref: own("d2d.copy.2^28"), op: ">=", bound: 0.85 }] },
   { applies: (f) => f.startsWith("matmul."), conditions: [{ ref: impl("torch"), op: ">=", bound: 0.95 }] },
-  { applies: is("opencl.enqueue_finish"), conditions: [{ ref: impl("opencl-c"), op: "<=", bound: 1.15 }] },
+  {
+    applies: (f) => f.startsWith("opencl.enqueue_finish"),
+    conditions: [{ ref: impl("opencl-c"), op: "<=", bound: 1.15 }],
+  },
   { applies: is("jit.kernel"), conditions: [{ ref: own("jit.handwritten"), op: "within", bound: 0.03 }] },
-  { applies: is("jit.launch.async"), conditions: [{ ref: own("launch.empty.async"), op: "<=", bound: 1 }] },
+  { applies: is("jit.launch.async"), conditions: [{ ref: own("jit.fn.async"), op: "<=", bound: 1 }] },
 ];
 
 interface Verdict {
@@ -175,7 +178,8 @@ function overall(verdicts: readonly Verdict[]): boolean | null | undefined {
 const GROUPS: { title: string; has: (figure: string) => boolean }[] = [
   {
     title: "Launch",
-    has: (f) => f.startsWith("launch.") || f.startsWith("small.") || f === "jit.launch.async",
+    has: (f) =>
+      f.startsWith("launch.") || f.startsWith("small.") || f.startsWith("jit.") && f.endsWith(".async"),
   },
   { title: "Host–device copies", has: (f) => f.startsWith("copy.") },
   { title: "End to end", has: (f) => f.startsWith("vadd.") || f.startsWith("start.") },

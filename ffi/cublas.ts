@@ -19,6 +19,14 @@ export const CUBLAS_SYMBOLS = {
   cublasSetStream_v2: { parameters: ["pointer", "pointer"], result: "i32" }, // cublasHandle_t handle, cudaStream_t streamId
   cublasGetStatusString: { parameters: ["i32"], result: "pointer" }, // cublasStatus_t status → const char *
   cublasSetMathMode: { parameters: ["pointer", "i32"], result: "i32" }, // cublasHandle_t handle, cublasMath_t mode
+  cublasSetWorkspace_v2: {
+    parameters: [
+      "pointer", // cublasHandle_t handle
+      "u64", // void *workspace (a device address)
+      "usize", // size_t workspaceSizeInBytes
+    ],
+    result: "i32",
+  },
   cublasSgemm_v2: {
     parameters: [
       "pointer", // cublasHandle_t handle

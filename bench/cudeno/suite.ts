@@ -40,14 +40,16 @@ async function section(name: string, fn: () => void | Promise<void>): Promise<vo
  * Times `fn` with device events around `batch` calls, `repeats` times after a warm-up: milliseconds
  * per call (bench/py/records.py's GpuTimer does the same for CuPy and PyTorch).
  */
-function eventTimes(repeats: number, fn: () => void, batch = 1): number[] {
+function eventTimes(repeats: number, fn: () => void, batch = 1, host?: number[]): number[] {
   const start = new cuda.Event(), end = new cuda.Event();
   fn();
   fn();
   const out: number[] = [];
   for (let i = 0; i < repeats; i++) {
     start.record();
+    const t = performance.now();
     for (let b = 0; b < batch; b++) fn();
+    host?.push(((performance.now() - t) * 1000) / batch);
     end.record().synchronize();
     out.push(start.elapsedTime(end) / batch);
   }
@@ -303,15 +305,27 @@ await section("matmul", () => {
         b = dtype === "float32" ? b32 : b32.astype(dtype);
       const c = ga.empty([size, size], dtype);
       const product = () => ga.matmul(a, b, { out: c });
-      const ms = eventTimes(10, product, batchFor(product));
+      const host: number[] = [];
+      const ms = eventTimes(10, product, batchFor(product), host);
       const flops = 2 * size ** 3;
+      const figure = `matmul.${dtype === "float32" ? "f32" : "bf16"}.${size}`;
       emit({
         impl: "cudeno",
-        figure: `matmul.${dtype === "float32" ? "f32" : "bf16"}.${size}`,
+        figure,
         unit: "TFLOP/s",
         better: "higher",
         samples: ms.map((t) => flops / (t / 1000) / 1e12),
       });
+      if (size === 1024) {
+        emit({
+          impl: "cudeno",
+          figure: `${figure}.host`,
+          unit: "us",
+          better: "lower",
+          samples: host,
+          note: "host time to queue one product; above the GPU's time per product, the host is the limit",
+        });
+      }
       for (const x of new Set([a32, b32, a, b, c])) x.free();
     }
   }
@@ -324,27 +338,36 @@ await section("opencl", () => {
   const queue = new cl.CommandQueue(context);
   const tiny = new cl.Program(context, "__kernel void tiny(__global float *p) { }").build().getKernel("tiny");
   const buf = new cl.Buffer(context, 64);
-  for (let i = 0; i < 2000; i++) {
-    tiny(queue, 1, null, buf).release();
-    queue.finish();
-  }
-  const samples: number[] = [];
-  for (let s = 0; s < 5; s++) {
-    const t = performance.now();
-    for (let i = 0; i < 20_000; i++) {
+  const loops = {
+    "opencl.enqueue_finish": () => {
+      tiny.launch(queue, 1, null, buf);
+      queue.finish();
+    },
+    "opencl.enqueue_finish.event": () => {
       tiny(queue, 1, null, buf).release();
       queue.finish();
+    },
+  };
+  for (const [figure, step] of Object.entries(loops)) {
+    for (let i = 0; i < 2000; i++) step();
+    const samples: number[] = [];
+    for (let s = 0; s < 5; s++) {
+      const t = performance.now();
+      for (let i = 0; i < 20_000; i++) step();
+      samples.push(((performance.now() - t) * 1000) / 20_000);
     }
-    samples.push(((performance.now() - t) * 1000) / 20_000);
+    const how = figure.endsWith(".event")
+      ? "kernel() returning an Event, released"
+      : "kernel.launch(), no event";
+    emit({
+      impl: "cudeno",
+      figure,
+      unit: "us",
+      better: "lower",
+      samples,
+      note: `on ${context.device.name}; ${how}`,
+    });
   }
-  emit({
-    impl: "cudeno",
-    figure: "opencl.enqueue_finish",
-    unit: "us",
-    better: "lower",
-    samples,
-    note: `on ${context.device.name}`,
-  });
 });
 
 await section("jit", () => {
@@ -382,25 +405,49 @@ await section("jit", () => {
   const emptyJit = jit({ p: "f32[]", n: "i32" }, (p, n) => {
     if (n < 0) p[0] = n;
   }, { name: "empty_jit" });
+  using twin = new cuda.SourceModule(`__global__ void empty_hand(float *p, int n) {
+    if (n < 0) p[0] = n;
+  }`);
+  const emptyHand = twin.getFunction("empty_hand");
   const p = ga.zeros(256);
   const one = { grid: 1, block: 32 };
   const N = 200_000;
-  for (let i = 0; i < 20_000; i++) emptyJit.launch(one, p, 0);
-  cuda.synchronize();
-  const samples: number[] = [];
-  for (let s = 0; s < 5; s++) {
-    const t = performance.now();
+  const viaLaunch = () => {
     for (let i = 0; i < N; i++) emptyJit.launch(one, p, 0);
+  };
+  const pb = p.buffer;
+  const viaFn = () => {
+    for (let i = 0; i < N; i++) emptyHand(pb, 0, one);
+  };
+  const timed = (loop: () => void): number => {
+    const t = performance.now();
+    loop();
     cuda.synchronize();
-    samples.push(((performance.now() - t) * 1000) / N);
+    return ((performance.now() - t) * 1000) / N;
+  };
+  timed(viaLaunch);
+  timed(viaFn);
+  // Interleaved, so both see the same machine state; the figure is the launch against its twin.
+  const launchSamples: number[] = [], fnSamples: number[] = [];
+  for (let s = 0; s < 6; s++) {
+    launchSamples.push(timed(viaLaunch));
+    fnSamples.push(timed(viaFn));
   }
   emit({
     impl: "cudeno",
     figure: "jit.launch.async",
     unit: "us",
     better: "lower",
-    samples,
-    note: "kernel.launch() of a JIT kernel",
+    samples: launchSamples,
+    note: "kernel.launch() of a JIT kernel, samples interleaved with jit.fn.async",
+  });
+  emit({
+    impl: "cudeno",
+    figure: "jit.fn.async",
+    unit: "us",
+    better: "lower",
+    samples: fnSamples,
+    note: "fn() of the same kernel written as CUDA C, launched with the same arguments",
   });
 });
 

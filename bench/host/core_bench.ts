@@ -47,7 +47,9 @@ Deno.bench("readDim3() and checkLimits() validate a launch's grid and block", ()
   checkLimits(dims, limits, "H200", "k");
 });
 
-const call = fixedArity(8, 9, { arg: (i, v) => block.write(i, v), finish: () => undefined });
+const call = fixedArity(8, 9, (values) => {
+  for (let i = 0; i < 8; i++) block.write(i, values[i]);
+});
 const cfg = { block: 256 };
 
 Deno.bench("a fixed-arity launch callable takes eight arguments and a config", () => {

@@ -72,6 +72,15 @@ def matmul(dtype, sizes=(1024, 4096, 8192), reps=10):
         mode = "float32, TF32 off" if dtype == torch.float32 else "bfloat16"
         note = f"torch.matmul(out=c), {mode}; {batch} products per sample; relative error {err:.1e}"
         record(figure, "TFLOP/s", "higher", [2 * n**3 / (m * 1e-3) / 1e12 for m in ms], note)
+        if n == 1024:
+            host = []
+            for _ in range(reps):
+                t0 = time.perf_counter()
+                for _ in range(batch):
+                    product()
+                host.append((time.perf_counter() - t0) * 1e6 / batch)
+                torch.cuda.synchronize()
+            record(f"{figure}.host", "us", "lower", host, "host time to queue one product")
         del a, b, c
         torch.cuda.empty_cache()
 

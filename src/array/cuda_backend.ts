@@ -6,20 +6,49 @@
  */
 
 import * as cuda from "../cuda/mod.ts";
+import { launchValues, type ListLaunchable } from "../cuda/function.ts";
 import type { Backend, BackendBuffer, BackendKernel, LaunchShape } from "./backend.ts";
 import type { DType } from "../kernel/dtype.ts";
 import { tryGetEnv } from "../../ffi/load.ts";
 
+/**
+ * A kernel compiled for one context. It recompiles (from the disk cache) when the context was reset
+ * since, so a holder never launches a function of an unloaded module.
+ */
 class CudaKernel implements BackendKernel {
-  readonly #fn: cuda.KernelFunction;
+  readonly #source: string;
+  readonly #name: string;
   readonly #context: cuda.Context;
-  constructor(fn: cuda.KernelFunction, context: cuda.Context) {
-    this.#fn = fn;
+  #fn: ListLaunchable;
+  #generation: number;
+  /** The call's values, arguments then the shape, reused by every launch. */
+  readonly #call: unknown[];
+
+  constructor(source: string, name: string, context: cuda.Context) {
+    this.#source = source;
+    this.#name = name;
     this.#context = context;
+    this.#generation = context.generation;
+    this.#fn = new cuda.SourceModule(source).getFunction(name) as ListLaunchable;
+    this.#call = Array.from({ length: this.#fn.params.length + 1 }, () => undefined); // packed, not holey
   }
+
   launch(shape: LaunchShape, args: readonly unknown[]): void {
-    this.#context.setCurrent();
-    this.#fn(...args, shape);
+    const context = this.#context;
+    context.setCurrent();
+    if (this.#generation !== context.generation) {
+      this.#fn = new cuda.SourceModule(this.#source).getFunction(this.#name) as ListLaunchable;
+      this.#generation = context.generation;
+    }
+    const call = this.#call, n = args.length;
+    for (let i = 0; i < n; i++) call[i] = args[i];
+    call[n] = shape;
+    try {
+      this.#fn[launchValues](call, n + 1);
+    } finally {
+      // Hold no argument past the launch, so dropped arrays stay collectable.
+      for (let i = 0; i < call.length; i++) call[i] = undefined;
+    }
   }
 }
 
@@ -31,7 +60,6 @@ export class CudaBackend implements Backend {
   /** The context arrays live in. */
   readonly context: cuda.Context;
   readonly #kernels = new Map<string, CudaKernel>();
-  #generation: number;
   #stream: cuda.Stream | undefined;
 
   /** Starts on device `ordinal` (default `CUDENO_DEVICE`, else 0), making its primary context current. */
@@ -39,7 +67,6 @@ export class CudaBackend implements Backend {
     if (!cuda.isAvailable()) throw new Error(cuda.unavailableReason() ?? "CUDA is not available");
     this.context = cuda.useDevice(ordinal ?? Number(tryGetEnv("CUDENO_DEVICE") ?? "0"));
     this.device = `cuda:${this.context.device.ordinal} ${this.context.device.name}`;
-    this.#generation = this.context.generation;
   }
 
   supports(_dtype: DType): boolean {
@@ -78,16 +105,11 @@ export class CudaBackend implements Backend {
   }
 
   kernel(source: string, name: string): BackendKernel {
-    if (this.#generation !== this.context.generation) {
-      // The context was reset after a fault: its modules are gone, so compile (from the cache) anew.
-      this.#kernels.clear();
-      this.#generation = this.context.generation;
-    }
     const key = `${name}\u0000${source}`;
     let k = this.#kernels.get(key);
     if (k === undefined) {
       this.context.setCurrent();
-      k = new CudaKernel(new cuda.SourceModule(source).getFunction(name), this.context);
+      k = new CudaKernel(source, name, this.context);
       this.#kernels.set(key, k);
     }
     return k;

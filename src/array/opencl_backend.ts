@@ -12,17 +12,37 @@ import type { DType } from "../kernel/dtype.ts";
 class OpenCLKernel implements BackendKernel {
   readonly #kernel: cl.Kernel;
   readonly #queue: cl.CommandQueue;
+  /** The call's values, queue, sizes and arguments, reused by every launch (passed with `Reflect.apply`). */
+  readonly #call: unknown[];
+
   constructor(kernel: cl.Kernel, queue: cl.CommandQueue) {
     this.#kernel = kernel;
     this.#queue = queue;
+    this.#call = Array.from({ length: kernel.params.length + 3 }, () => undefined);
   }
+
   launch(shape: LaunchShape, args: readonly unknown[]): void {
-    const grid = typeof shape.grid === "number" ? [shape.grid] : shape.grid;
-    const block = typeof shape.block === "number" ? [shape.block] : shape.block;
-    const dims = Math.max(grid.length, block.length);
-    const global = Array.from({ length: dims }, (_, i) => (grid[i] ?? 1) * (block[i] ?? 1));
-    const local = Array.from({ length: dims }, (_, i) => block[i] ?? 1);
-    this.#kernel(this.#queue, global, local, ...args).release();
+    const call = this.#call, n = args.length;
+    const grid = shape.grid, block = shape.block;
+    call[0] = this.#queue;
+    if (typeof grid === "number" && typeof block === "number") {
+      call[1] = grid * block;
+      call[2] = block;
+    } else {
+      const g = typeof grid === "number" ? [grid] : grid;
+      const b = typeof block === "number" ? [block] : block;
+      const dims = Math.max(g.length, b.length);
+      call[1] = Array.from({ length: dims }, (_, i) => (g[i] ?? 1) * (b[i] ?? 1));
+      call[2] = Array.from({ length: dims }, (_, i) => b[i] ?? 1);
+    }
+    if (call.length !== n + 3) call.length = n + 3; // a wrong count, which the kernel reports
+    for (let i = 0; i < n; i++) call[i + 3] = args[i];
+    try {
+      Reflect.apply(this.#kernel.launch, this.#kernel, call);
+    } finally {
+      // Hold no argument past the launch, so dropped arrays stay collectable.
+      for (let i = 0; i < call.length; i++) call[i] = undefined;
+    }
   }
 }
 

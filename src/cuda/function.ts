@@ -10,7 +10,7 @@ import { driver } from "./driver.ts";
 import { CudaError, noteLaunch } from "./errors.ts";
 import { ArgumentBlock } from "../kernel/args.ts";
 import { checkLimits, type Dim3, type DimLimits, readDim3 } from "../kernel/dims.ts";
-import { fixedArity } from "../kernel/fixed_arity.ts";
+import { type ArgumentsFinish, fixedArity } from "../kernel/fixed_arity.ts";
 import type { KernelParam } from "../kernel/signature.ts";
 import { DeviceAllocation, resolveDevice } from "./memory.ts";
 import { HostArgument } from "./inout.ts";
@@ -75,6 +75,19 @@ export interface KernelFunction {
   setMaxDynamicSharedMemory(bytes: number): void;
   /** **UNSAFE**: the raw `CUfunction`. */
   readonly unsafeHandle: Deno.PointerObject;
+}
+
+/**
+ * The key of a function's launch from a list, `fn[launchValues](values, given)`: the arguments then the
+ * config in one array, for callers that hold their values in a list already (the array layer), so
+ * they skip spreading it into a call.
+ */
+export const launchValues: unique symbol = Symbol("cudeno.launchValues");
+
+/** What every {@link KernelFunction} is inside cudeno: also launchable from a list. */
+export interface ListLaunchable extends KernelFunction {
+  /** Launches with the arguments and then the config in one list (`given`: how many it holds). */
+  readonly [launchValues]: ArgumentsFinish<void>;
 }
 
 /** What a function needs from its module: whether it is still loaded, and its context. */
@@ -171,24 +184,21 @@ export function makeKernelFunction(
   const count = params.length;
   let dynamicLimit = maxShared;
   let lastGrid = -1, lastBlock = -1;
-  const call = fixedArity(count, count + 1, {
-    arg(index: number, value: unknown) {
-      // Arguments arrive last first; leftovers of a launch that failed while staging are freed here.
-      if (index === count - 1 && staged.length > 0) HostArgument.complete(staged, undefined, false);
-      block.write(index, value);
-    },
-    finish(config: unknown, given: number) {
-      if (given !== count + 1 || typeof config !== "object" || config === null || !("block" in config)) {
-        if (staged.length > 0) HostArgument.complete(staged, undefined, false);
-        throw new TypeError(
-          `Cannot launch ${name}(): it takes ${count} argument${count === 1 ? "" : "s"} (${
-            params.map((p) => p.name).join(", ")
-          }) and then a launch config such as { block: 256, grid: 1 }; got ${given} value${
-            given === 1 ? "" : "s"
-          }`,
-        );
-      }
-      const c = config as LaunchConfig;
+  const launch: ArgumentsFinish<void> = (values, given) => {
+    const config = values[count];
+    if (given !== count + 1 || typeof config !== "object" || config === null || !("block" in config)) {
+      throw new TypeError(
+        `Cannot launch ${name}(): it takes ${count} argument${count === 1 ? "" : "s"} (${
+          params.map((p) => p.name).join(", ")
+        }) and then a launch config such as { block: 256, grid: 1 }; got ${given} value${
+          given === 1 ? "" : "s"
+        }`,
+      );
+    }
+    const c = config as LaunchConfig;
+    let shared: number, stream: Deno.PointerValue;
+    try {
+      for (let i = 0; i < count; i++) block.write(i, values[i]);
       owner.checkLoaded(name);
       const grid = c.grid, blk = c.block;
       // A launch with the same grid and block numbers as the last one skips re-validating them.
@@ -199,37 +209,43 @@ export function makeKernelFunction(
         lastGrid = typeof grid === "number" ? grid : -1;
         lastBlock = typeof blk === "number" ? blk : -1;
       }
-      const shared = c.shared ?? 0;
+      shared = c.shared ?? 0;
       if (shared !== 0 && (!Number.isInteger(shared) || shared < 0 || shared > dynamicLimit)) {
         throw new RangeError(
           `Cannot launch ${name}(): shared = ${shared} bytes must be an integer from 0 to ${dynamicLimit} (raise the limit with setMaxDynamicSharedMemory())`,
         );
       }
-      const stream = c.stream === undefined ? null : c.stream.unsafeHandle;
-      noteLaunch(name);
-      const code = lib.cuLaunchKernel(
-        handle,
-        dims[0]!,
-        dims[1]!,
-        dims[2]!,
-        dims[3]!,
-        dims[4]!,
-        dims[5]!,
-        shared,
-        stream,
-        block.addresses,
-        null,
-      );
-      if (staged.length > 0) HostArgument.complete(staged, c.stream, code === 0);
-      if (code !== 0) throw new CudaError(code, "cuLaunchKernel", ` (kernel ${name})`);
-    },
-  });
+      stream = c.stream === undefined ? null : c.stream.unsafeHandle;
+    } catch (e) {
+      // Host arrays staged for this launch are not needed: free their device copies now.
+      if (staged.length > 0) HostArgument.complete(staged, undefined, false);
+      throw e;
+    }
+    noteLaunch(name);
+    const code = lib.cuLaunchKernel(
+      handle,
+      dims[0]!,
+      dims[1]!,
+      dims[2]!,
+      dims[3]!,
+      dims[4]!,
+      dims[5]!,
+      shared,
+      stream,
+      block.addresses,
+      null,
+    );
+    if (staged.length > 0) HostArgument.complete(staged, c.stream, code === 0);
+    if (code !== 0) throw new CudaError(code, "cuLaunchKernel", ` (kernel ${name})`);
+  };
+  const call = fixedArity(count, count + 1, launch);
   const attributes = readAttributes(handle);
   return Object.defineProperties(call, {
     kernelName: { value: name, enumerable: true },
     params: { value: Object.freeze([...params]), enumerable: true },
     attributes: { value: attributes, enumerable: true },
     unsafeHandle: { get: () => handle },
+    [launchValues]: { value: launch },
     setMaxDynamicSharedMemory: {
       value(bytes: number) {
         const code = lib.cuFuncSetAttribute(handle, MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);

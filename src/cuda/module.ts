@@ -26,10 +26,18 @@ const CU_JIT_ERROR_LOG_BUFFER = 5;
 const CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 const LOG_BYTES = 16384;
 
-/** The JIT error log buffer and the option arrays naming it, made on the first load and reused. */
+/** The JIT error log buffer and the option arrays naming it, made on the first failed load and reused. */
 let jit: { log: Uint8Array; options: Int32Array; values: BigUint64Array } | undefined;
+const loaded = new BigUint64Array(1);
 
+/**
+ * Loads an image with no JIT options, as C's `cuModuleLoadData` does, so a load costs what the
+ * driver's own does. Only a load that fails is repeated with an error log buffer, to say why.
+ */
 function loadImage(image: Uint8Array): Deno.PointerObject {
+  const lib = driver();
+  const code = lib.cuModuleLoadDataEx(loaded, image, 0, null, null);
+  if (code === 0) return Deno.UnsafePointer.create(loaded[0]!)!;
   if (jit === undefined) {
     const log = new Uint8Array(LOG_BYTES);
     const options = new Int32Array([CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER]);
@@ -40,15 +48,12 @@ function loadImage(image: Uint8Array): Deno.PointerObject {
     };
   }
   const { log, options, values } = jit;
-  const out = new BigUint64Array(1);
   log[0] = 0;
-  const code = driver().cuModuleLoadDataEx(out, image, 2, options, values);
-  if (code !== 0) {
-    const end = log.indexOf(0);
-    const text = new TextDecoder().decode(log.subarray(0, end < 0 ? log.length : end)).trim();
-    throw new CudaError(code, "cuModuleLoadDataEx", text === "" ? "" : `: ${text}`);
-  }
-  return Deno.UnsafePointer.create(out[0]!)!;
+  const again = lib.cuModuleLoadDataEx(loaded, image, 2, options, values);
+  if (again === 0) return Deno.UnsafePointer.create(loaded[0]!)!;
+  const end = log.indexOf(0);
+  const text = new TextDecoder().decode(log.subarray(0, end < 0 ? log.length : end)).trim();
+  throw new CudaError(again, "cuModuleLoadDataEx", text === "" ? "" : `: ${text}`);
 }
 
 /** A `__device__` or `__constant__` variable of a module: its address and size, usable wherever device memory is. */

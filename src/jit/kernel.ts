@@ -14,6 +14,7 @@ import { emit } from "./emit.ts";
 import type { JitArg, JitParam } from "./intrinsics.ts";
 import type { Binding, FunctionIR } from "./ir.ts";
 import { type CompiledJitKernel, jitLauncher, type JitParamInfo } from "./launcher.ts";
+import { fixedArity } from "../kernel/fixed_arity.ts";
 import { sanitizeName } from "./names.ts";
 import { invokeDevice, simulateKernel } from "./simulate.ts";
 import { translate } from "./translate.ts";
@@ -230,6 +231,7 @@ class Kernel implements JitKernel {
   readonly name: string;
   readonly params: readonly JitParamInfo[];
   readonly simulated: boolean;
+  readonly launch: (config: LaunchConfig, ...args: unknown[]) => void;
   readonly #ir: FunctionIR;
   readonly #sources = new Map<JitDialect, string>();
 
@@ -238,6 +240,9 @@ class Kernel implements JitKernel {
     this.name = ir.name;
     this.params = Object.freeze(ir.params.map(paramInfo));
     this.simulated = simulated;
+    this.launch = simulated
+      ? (config, ...args) => this.simulate(config, ...(args as (number | HostArray)[]))
+      : gpuLaunch(this);
   }
 
   source(dialect: JitDialect): string {
@@ -260,18 +265,39 @@ class Kernel implements JitKernel {
     const failure = `Cannot simulate kernel "${this.name}"`;
     simulateKernel(this.#ir, geometry(config, failure), checkArgs(this.#ir.params, args, failure), failure);
   }
+}
 
-  launch(config: LaunchConfig, ...args: unknown[]): void {
-    if (this.simulated) return this.simulate(config, ...(args as (number | HostArray)[]));
+/**
+ * `kernel.launch(config, ...args)` for the GPU, taking its values as formal parameters (see
+ * `fixedArity`) into one reused list, so a launch allocates nothing before the launcher's.
+ */
+function gpuLaunch(kernel: Kernel): (config: LaunchConfig, ...args: unknown[]) => void {
+  const n = kernel.params.length;
+  const args: unknown[] = Array.from({ length: n }, () => undefined); // packed, not holey
+  // The values are the config, then the arguments.
+  return fixedArity(n, n + 1, (values, given) => {
+    if (given !== n + 1) {
+      throw new TypeError(
+        `Cannot launch kernel "${kernel.name}": it takes a launch config and then ${n} argument${
+          n === 1 ? "" : "s"
+        } (${kernel.params.map((p) => p.name).join(", ")}), got ${Math.max(0, given - 1)}`,
+      );
+    }
     const launcher = jitLauncher();
     if (launcher === undefined) {
       throw new Error(
-        `Cannot launch kernel "${this.name}": no GPU launcher is registered: call setJitLauncher() with the CUDA or ` +
+        `Cannot launch kernel "${kernel.name}": no GPU launcher is registered: call setJitLauncher() with the CUDA or ` +
           "OpenCL back end's launcher, or simulate with jit(signature, fn, { simulate: true }) or CUDENO_JIT_SIMULATE=1",
       );
     }
-    launcher.launch(this, config, args);
-  }
+    for (let i = 0; i < n; i++) args[i] = values[i + 1];
+    try {
+      launcher.launch(kernel, values[0] as LaunchConfig, args);
+    } finally {
+      // Hold no argument past the launch, so dropped arrays stay collectable.
+      for (let i = 0; i < n; i++) args[i] = undefined;
+    }
+  });
 }
 
 /**

@@ -71,8 +71,11 @@ export interface CompiledJitKernel {
  * ```
  */
 export interface JitLauncher {
-  /** Launches a kernel over a grid with its arguments. */
-  launch(kernel: CompiledJitKernel, config: LaunchConfig, args: unknown[]): void;
+  /**
+   * Launches a kernel over a grid with its arguments. `args` is reused by the next launch: read it
+   * during the call, do not keep it.
+   */
+  launch(kernel: CompiledJitKernel, config: LaunchConfig, args: readonly unknown[]): void;
 }
 
 let current: JitLauncher | undefined;

@@ -130,8 +130,18 @@ const WRITERS: Record<DType, SlotWriter> = {
 };
 
 function pointerWriter(resolve: PointerResolver): SlotWriter {
-  return (view, offset, value, param, kernel) =>
-    view.setBigUint64(offset, resolve(value, param, kernel), true);
+  return (view, offset, value, param, kernel) => {
+    let address: bigint;
+    try {
+      address = resolve(value, param, kernel);
+    } catch (e) {
+      // A freed or released buffer says what it is; add which parameter it was given for.
+      const where = describe(param, kernel);
+      if (!(e instanceof TypeError) || e.message.includes(where)) throw e;
+      throw new TypeError(`Cannot pass ${shown(value)} to ${where}: ${e.message}`, { cause: e });
+    }
+    view.setBigUint64(offset, address, true);
+  };
 }
 
 /** How a parameter is passed. */

@@ -3,8 +3,13 @@
  *
  * Why formal parameters: a rest parameter (`...args`) or `arguments` materialises an array on every
  * call; measured in Deno 2.9, 10 million five-argument calls ran 535 scavenges that way and none with
- * formal parameters. So up to {@link MAX_FIXED_ARGS} arguments are taken as formals and written
- * through a fall-through switch; kernels with more parameters use a rest parameter.
+ * formal parameters. So up to {@link MAX_FIXED_ARGS} arguments are taken as formals and copied into one
+ * list made per callable; kernels with more parameters use a rest parameter.
+ *
+ * Why a list and one call, not a call per argument: V8 shares one feedback vector among all closures
+ * of a function literal, so every kernel's callable runs the same optimised code. A per-argument
+ * callback would be a call site that sees every kernel's callback (megamorphic, never inlined); a
+ * store into a packed array is the same operation for all of them.
  *
  * @module
  */
@@ -12,25 +17,36 @@
 /** The most kernel arguments taken as formal parameters (more use a slower path that allocates). */
 export const MAX_FIXED_ARGS = 16;
 
-/** Receives each argument in turn, then the trailing value (the launch configuration). */
-export interface ArgumentSink<R> {
-  /** Takes argument `index`. */
-  arg(index: number, value: unknown): void;
-  /** Takes the value after the last argument and runs the launch. */
-  finish(last: unknown, given: number): R;
-}
+/**
+ * Runs a launch: `values` holds the arguments, then the value after them (the launch configuration),
+ * and `given` is how many values the call passed.
+ */
+export type ArgumentsFinish<R> = (values: readonly unknown[], given: number) => R;
 
 /**
- * Makes `(a0, ..., a{n-1}, last) => R` for a kernel of `n` parameters. A call with other than
- * `expected` values goes straight to `finish` (with `given`, the count passed) and writes nothing,
- * so a missing or extra argument is reported rather than misread.
+ * Makes `(a0, ..., a{n-1}, last) => R` for a kernel of `n` parameters. The call copies its values into
+ * one list of `n + 1` entries (the arguments, then `last`) and runs `finish`; the list is cleared after,
+ * so no argument is kept past its launch. A call with other than `expected` values copies nothing
+ * (every entry reads `undefined`), so a missing or extra argument is reported rather than misread.
  */
-export function fixedArity<R>(n: number, expected: number, sink: ArgumentSink<R>): (...args: unknown[]) => R {
+export function fixedArity<R>(
+  n: number,
+  expected: number,
+  finish: ArgumentsFinish<R>,
+): (...args: unknown[]) => R {
+  // Packed (not holey) from the start, so every callable's stores take the same fast path.
+  const values: unknown[] = Array.from({ length: n + 1 }, () => undefined);
+  const run = (given: number): R => {
+    try {
+      return finish(values, given);
+    } finally {
+      for (let i = 0; i <= n; i++) values[i] = undefined;
+    }
+  };
   if (n > MAX_FIXED_ARGS) {
     return (...args: unknown[]): R => {
-      if (args.length !== expected) return sink.finish(undefined, args.length);
-      for (let i = 0; i < n; i++) sink.arg(i, args[i]);
-      return sink.finish(args[n], args.length);
+      if (args.length === expected) { for (let i = 0; i <= n; i++) values[i] = args[i]; }
+      return run(args.length);
     };
   }
   // deno-fmt-ignore
@@ -40,43 +56,26 @@ export function fixedArity<R>(n: number, expected: number, sink: ArgumentSink<R>
     a15?: unknown, a16?: unknown,
   ): R {
     const given = arguments.length;
-    if (given !== expected) return sink.finish(undefined, given);
+    if (given !== expected) return run(given);
     switch (n) {
-      case 16: sink.arg(15, a15); // falls through
-      case 15: sink.arg(14, a14); // falls through
-      case 14: sink.arg(13, a13); // falls through
-      case 13: sink.arg(12, a12); // falls through
-      case 12: sink.arg(11, a11); // falls through
-      case 11: sink.arg(10, a10); // falls through
-      case 10: sink.arg(9, a9); // falls through
-      case 9: sink.arg(8, a8); // falls through
-      case 8: sink.arg(7, a7); // falls through
-      case 7: sink.arg(6, a6); // falls through
-      case 6: sink.arg(5, a5); // falls through
-      case 5: sink.arg(4, a4); // falls through
-      case 4: sink.arg(3, a3); // falls through
-      case 3: sink.arg(2, a2); // falls through
-      case 2: sink.arg(1, a1); // falls through
-      case 1: sink.arg(0, a0);
+      case 16: values[16] = a16; // falls through
+      case 15: values[15] = a15; // falls through
+      case 14: values[14] = a14; // falls through
+      case 13: values[13] = a13; // falls through
+      case 12: values[12] = a12; // falls through
+      case 11: values[11] = a11; // falls through
+      case 10: values[10] = a10; // falls through
+      case 9: values[9] = a9; // falls through
+      case 8: values[8] = a8; // falls through
+      case 7: values[7] = a7; // falls through
+      case 6: values[6] = a6; // falls through
+      case 5: values[5] = a5; // falls through
+      case 4: values[4] = a4; // falls through
+      case 3: values[3] = a3; // falls through
+      case 2: values[2] = a2; // falls through
+      case 1: values[1] = a1; // falls through
+      default: values[0] = a0;
     }
-    switch (n) {
-      case 0: return sink.finish(a0, given);
-      case 1: return sink.finish(a1, given);
-      case 2: return sink.finish(a2, given);
-      case 3: return sink.finish(a3, given);
-      case 4: return sink.finish(a4, given);
-      case 5: return sink.finish(a5, given);
-      case 6: return sink.finish(a6, given);
-      case 7: return sink.finish(a7, given);
-      case 8: return sink.finish(a8, given);
-      case 9: return sink.finish(a9, given);
-      case 10: return sink.finish(a10, given);
-      case 11: return sink.finish(a11, given);
-      case 12: return sink.finish(a12, given);
-      case 13: return sink.finish(a13, given);
-      case 14: return sink.finish(a14, given);
-      case 15: return sink.finish(a15, given);
-      default: return sink.finish(a16, given);
-    }
+    return run(given);
   } as (...args: unknown[]) => R;
 }

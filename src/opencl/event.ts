@@ -16,6 +16,9 @@ const PROFILING = { queued: 0x1280, submit: 0x1281, start: 0x1282, end: 0x1283 }
 
 const events = safeRegistry<Deno.PointerObject>((handle) => libopencl.get().clReleaseEvent(handle));
 
+/** The one-event list a synchronous wait passes, shared: an event made per launch allocates no array. */
+const waitList = new BigUint64Array(1);
+
 /** When a profiled command was queued, submitted, started and ended, in device nanoseconds. */
 export interface EventProfile {
   /** When the host queued it. */
@@ -47,7 +50,8 @@ export class Event {
   readonly queue: CommandQueue;
   readonly #handle: Deno.PointerObject;
   readonly #sequence: number;
-  #list: BigUint64Array;
+  /** The event's own one-event list for an async wait (made on the first), kept alive by the event. */
+  #list: BigUint64Array | undefined;
   #released = false;
 
   /** Wraps an event returned by an enqueue call; cudeno's enqueue functions make these. */
@@ -55,7 +59,6 @@ export class Event {
     this.#handle = handle;
     this.queue = queue;
     this.#sequence = sequence;
-    this.#list = new BigUint64Array([Deno.UnsafePointer.value(handle)]);
     events.register(this, handle, this);
   }
 
@@ -76,7 +79,8 @@ export class Event {
   /** Blocks until the command has finished (`clWaitForEvents`). */
   wait(): this {
     this.#checkLive();
-    checkCL(libopencl.get().clWaitForEvents(1, this.#list), "clWaitForEvents");
+    waitList[0] = Deno.UnsafePointer.value(this.#handle);
+    checkCL(libopencl.get().clWaitForEvents(1, waitList), "clWaitForEvents");
     this.queue.completedThrough(this.#sequence);
     return this;
   }
@@ -84,6 +88,8 @@ export class Event {
   /** Resolves once the command has finished; the wait runs on a worker thread, so the event loop keeps running. */
   async completed(): Promise<void> {
     this.#checkLive();
+    // Not the shared list: the wait runs on another thread while other waits may start.
+    this.#list ??= new BigUint64Array([Deno.UnsafePointer.value(this.#handle)]);
     checkCL(await libopenclWait.get().clWaitForEvents(1, this.#list), "clWaitForEvents");
     this.queue.completedThrough(this.#sequence);
   }

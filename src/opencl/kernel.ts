@@ -11,7 +11,7 @@ import { checkCL, OpenCLError } from "./errors.ts";
 import { type InfoQuery, infoU32, infoU64 } from "./info.ts";
 import { Event } from "./event.ts";
 import { CommandQueue } from "./queue.ts";
-import { toBuffer } from "./buffer.ts";
+import { Buffer, toBuffer } from "./buffer.ts";
 import type { Program } from "./program.ts";
 import type { Device } from "./platform.ts";
 import { ArgumentBlock } from "../kernel/args.ts";
@@ -60,6 +60,11 @@ export interface Kernel {
   readonly kernelName: string;
   /** The declared parameters. */
   readonly params: readonly KernelParam[];
+  /**
+   * Queues the kernel like calling it, but asks the driver for no event (as C passing `NULL` does) and
+   * returns nothing: the cheaper form for loops that wait with `queue.finish()`.
+   */
+  launch(queue: CommandQueue, globalSize: Dim3, localSize: Dim3 | null | undefined, ...args: unknown[]): void;
   /** The device's limits for this kernel. */
   workGroupInfo(device?: Device): KernelWorkGroupInfo;
   /** Releases the kernel (its program releases it too). Idempotent. */
@@ -90,24 +95,29 @@ export function makeKernel(program: Program, sig: KernelSignature): Kernel {
     name,
     sig.params,
     (value, param, kernel) =>
-      toBuffer(value, `${kernel}() parameter ${param.index + 1} (${param.text} ${param.name})`).handleValue,
+      value instanceof Buffer && !value.freed
+        ? value.handleValue
+        : toBuffer(value, `${kernel}() parameter ${param.index + 1} (${param.text} ${param.name})`)
+          .handleValue,
   );
   const pointers = block.slots.map((s) => Deno.UnsafePointer.create(block.address + BigInt(s.offset)));
-  const last: unknown[] = new Array(count).fill(undefined);
+  // What each argument was set to, so an unchanged one is not set again (a buffer: and its handle).
+  const last: unknown[] = Array.from({ length: count }, () => undefined);
+  const lastHandle: bigint[] = Array.from({ length: count }, () => 0n);
   const dims = new Uint32Array(6);
   const globalSize = new BigUint64Array(3);
   const localSize = new BigUint64Array(3);
   const eventOut = new BigUint64Array(1);
   const limits = new Map<Deno.PointerObject, { maxGroup: number; maxItems: number[] }>();
-  let queue: CommandQueue | undefined;
-  let global: Dim3 | undefined;
-  let local: Dim3 | null | undefined;
   let released = false;
 
   function setArg(index: number, value: unknown): void {
     if (released) throw new TypeError(`Cannot launch ${name}(): the kernel was released`);
     const slot = block.slots[index]!;
-    if (value === last[index] && slot.kind !== "pointer") return;
+    if (value === last[index]) {
+      if (slot.kind !== "pointer") return;
+      if (value instanceof Buffer && !value.freed && value.handleValue === lastHandle[index]) return;
+    }
     block.write(index, value);
     const code = slot.kind === "local"
       ? lib.clSetKernelArg(handle, index, block.view.getBigUint64(slot.offset, true), null)
@@ -121,6 +131,7 @@ export function makeKernel(program: Program, sig: KernelSignature): Kernel {
       );
     }
     last[index] = value;
+    if (slot.kind === "pointer") lastHandle[index] = block.view.getBigUint64(slot.offset, true);
   }
 
   function deviceLimits(device: Device): { maxGroup: number; maxItems: number[] } {
@@ -144,7 +155,14 @@ export function makeKernel(program: Program, sig: KernelSignature): Kernel {
     };
   }
 
-  function enqueue(q: CommandQueue, g: Dim3, l: Dim3 | null | undefined): Event {
+  function enqueue(q: CommandQueue, g: Dim3, l: Dim3 | null | undefined, out: BigUint64Array): Event;
+  function enqueue(q: CommandQueue, g: Dim3, l: Dim3 | null | undefined, out: null): undefined;
+  function enqueue(
+    q: CommandQueue,
+    g: Dim3,
+    l: Dim3 | null | undefined,
+    out: BigUint64Array | null,
+  ): Event | undefined {
     if (released) throw new TypeError(`Cannot launch ${name}(): the kernel was released`);
     readDim3(g, dims, 0, "globalSize", name);
     const work = dimCount(g);
@@ -197,33 +215,37 @@ export function makeKernel(program: Program, sig: KernelSignature): Kernel {
       localArg,
       0,
       null,
-      eventOut,
+      out,
     );
     checkCL(code, "clEnqueueNDRangeKernel", ` (kernel ${name})`);
-    return new Event(Deno.UnsafePointer.create(eventOut[0]!)!, q, sequence);
+    return out === null ? undefined : new Event(Deno.UnsafePointer.create(out[0]!)!, q, sequence);
   }
 
-  const call = fixedArity(count + 3, count + 3, {
-    arg(index: number, value: unknown) {
-      if (index === 0) queue = value as CommandQueue;
-      else if (index === 1) global = value as Dim3;
-      else if (index === 2) local = value as Dim3 | null | undefined;
-      else setArg(index - 3, value);
-    },
-    finish(_extra: unknown, given: number) {
-      if (given !== count + 3 || !(queue instanceof CommandQueue)) {
-        throw new TypeError(
-          `Cannot launch ${name}(): call it as ${name}(queue, globalSize, localSize, ${
-            sig.params.map((p) => p.name).join(", ")
-          }); got ${given} values`,
-        );
-      }
-      return enqueue(queue, global!, local);
-    },
+  function takeArguments(values: readonly unknown[], given: number, form: string): CommandQueue {
+    const queue = values[0];
+    if (given !== count + 3 || !(queue instanceof CommandQueue)) {
+      throw new TypeError(
+        `Cannot launch ${name}(): call it as ${form}(queue, globalSize, localSize, ${
+          sig.params.map((p) => p.name).join(", ")
+        }); got ${given} values`,
+      );
+    }
+    for (let i = 0; i < count; i++) setArg(i, values[i + 3]);
+    return queue;
+  }
+
+  const call = fixedArity(count + 2, count + 3, (values, given) => {
+    const queue = takeArguments(values, given, name);
+    return enqueue(queue, values[1] as Dim3, values[2] as Dim3 | null | undefined, eventOut);
+  });
+  const launch = fixedArity(count + 2, count + 3, (values, given) => {
+    const queue = takeArguments(values, given, `${name}.launch`);
+    enqueue(queue, values[1] as Dim3, values[2] as Dim3 | null | undefined, null);
   });
   return Object.defineProperties(call, {
     kernelName: { value: name, enumerable: true },
     params: { value: Object.freeze([...sig.params]), enumerable: true },
+    launch: { value: launch },
     workGroupInfo: { value: (device: Device = program.context.device) => kernelInfo(device) },
     release: {
       value() {

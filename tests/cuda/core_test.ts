@@ -177,6 +177,25 @@ cudaTest("SourceModule throws CompileError carrying NVRTC's log", () => {
   }
 });
 
+cudaTest("Module() of an image the driver rejects throws CudaError carrying the JIT's log", () => {
+  cudaContext();
+  const ptx = `.version 7.0
+.target sm_52
+.address_size 64
+.visible .entry bad_ptx() {
+  not_an_instruction %r1;
+  ret;
+}
+\0`;
+  assert.throws(() => new cuda.Module(new TextEncoder().encode(ptx)), (e: unknown) => {
+    assert.ok(e instanceof cuda.CudaError, String(e));
+    assert.match(e.message, /^cuModuleLoadDataEx failed: CUDA_ERROR_\w+ .*not_an_instruction/s);
+    return true;
+  });
+  using good = new cuda.Module(cuda.compile("__global__ void after_bad(int *x) { *x = 7; }").image);
+  assert.equal(good.getFunction("after_bad").kernelName, "after_bad");
+});
+
 cudaTest("SourceModule loads from the disk cache in a second process without compiling", async () => {
   const dir = await Deno.makeTempDir({ prefix: "cudeno-cuda-cache-" });
   const script = `import * as cuda from "${new URL("../../src/cuda/mod.ts", import.meta.url).href}";

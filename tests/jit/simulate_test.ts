@@ -221,7 +221,9 @@ Deno.test("launch() with the launcher unregistered says how to get one", () => {
 
 Deno.test("launch() hands the kernel, configuration and arguments to the registered launcher", () => {
   const calls: [CompiledJitKernel, LaunchConfig, unknown[]][] = [];
-  const launcher: JitLauncher = { launch: (kernel, config, args) => void calls.push([kernel, config, args]) };
+  const launcher: JitLauncher = {
+    launch: (kernel, config, args) => void calls.push([kernel, config, [...args]]),
+  };
   const previous = setJitLauncher(launcher);
   try {
     const k = jit({ a: "f32[]", n: "i32" }, (a, n) => {
@@ -233,6 +235,11 @@ Deno.test("launch() hands the kernel, configuration and arguments to the registe
     assert.equal(calls[0][0], k);
     assert.deepEqual(calls[0][1], { grid: 2, block: 32 });
     assert.deepEqual(calls[0][2], [gpuArray, 7]);
+    assert.throws(() => k.launch({ grid: 2, block: 32 }, gpuArray), {
+      name: "TypeError",
+      message: 'Cannot launch kernel "handed": it takes a launch config and then 2 arguments (a, n), got 1',
+    });
+    assert.equal(calls.length, 1, "a launch with a wrong count reaches no launcher");
     assert.equal(setJitLauncher(previous), launcher);
   } finally {
     setJitLauncher(previous);

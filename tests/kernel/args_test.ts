@@ -73,7 +73,10 @@ Deno.test("ArgumentBlock.write() rejects a wrong kind of value", () => {
   const b = block();
   assert.throws(() => b.write(2, "3"), { name: "TypeError", message: /needs a number/ });
   assert.throws(() => b.write(10, 2), { name: "TypeError", message: /true, false, 0 or 1/ });
-  assert.throws(() => b.write(0, 5), { name: "TypeError", message: "pointer expected" });
+  assert.throws(() => b.write(0, 5), {
+    name: "TypeError",
+    message: "Cannot pass 5 to k() parameter 1 (float * x): pointer expected",
+  });
 });
 
 Deno.test("ArgumentBlock rejects a struct passed by value", () => {

@@ -211,6 +211,38 @@ openclTest("prg.getKernel() computes saxpy with scalars typed from the signature
   for (let i = 0; i < n; i++) assert.equal(out[i], Math.fround(Math.fround(2 * x[i]!) + y[i]!));
 });
 
+openclTest("kernel.launch() queues without an event, and a reused buffer argument is still checked", () => {
+  const { ctx, queue } = setup();
+  const n = 256;
+  const saxpy = prg().getKernel("saxpy");
+  const x = Float32Array.from({ length: n }, (_, i) => i);
+  const xBuf = new cl.Buffer(ctx, x.byteLength, { hostBuf: x });
+  using y1 = new cl.Buffer(ctx, x.byteLength, { hostBuf: new Float32Array(n).fill(1) });
+  using y2 = new cl.Buffer(ctx, x.byteLength, { hostBuf: new Float32Array(n).fill(2) });
+  // The same buffers twice (their arguments are not set again), then another y, then the first again.
+  assert.equal(saxpy.launch(queue, [n], null, 2, xBuf, y1, n), undefined);
+  saxpy.launch(queue, [n], null, 2, xBuf, y1, n);
+  saxpy.launch(queue, [n], null, 3, xBuf, y2, n);
+  saxpy.launch(queue, [n], null, 1, xBuf, y1, n);
+  queue.finish();
+  const out1 = new Float32Array(n), out2 = new Float32Array(n);
+  cl.enqueueCopy(queue, out1, y1);
+  cl.enqueueCopy(queue, out2, y2);
+  for (let i = 0; i < n; i++) {
+    assert.equal(out1[i], 1 + 5 * i, `y1[${i}]`);
+    assert.equal(out2[i], 2 + 3 * i, `y2[${i}]`);
+  }
+  xBuf.free();
+  assert.throws(() => saxpy.launch(queue, [n], null, 2, xBuf, y1, n), {
+    name: "TypeError",
+    message: /parameter 2 \(__global const float \* x\)/,
+  });
+  assert.throws(() => saxpy(queue, [n], null, 2, xBuf, y1, n), { name: "TypeError", message: /parameter 2/ });
+  assert.throws(() => saxpy.launch(queue, [n], null, 2, y1, n), {
+    name: "TypeError",
+    message: /call it as saxpy\.launch\(queue, globalSize, localSize, a, x, y, n\); got 6 values/,
+  });
+});
 openclTest("a kernel call with the wrong count or types is a TypeError naming the parameter", () => {
   const { ctx, queue } = setup();
   using b = new cl.Buffer(ctx, 64);

@@ -27,15 +27,22 @@ cudaTest(
     const src = "__global__ void leak_probe(float *x, int n) { int i = threadIdx.x; if (i < n) x[i] += 1; }";
     const image = cuda.compile(src).image;
     // The driver's own cost: the same driver calls cudeno makes (load, look the kernel up, read its
-    // attributes and parameter layout, unload) straight through FFI, with no cudeno objects.
+    // attributes and parameter layout, unload) straight through FFI, with no cudeno objects. Also
+    // measured with a JIT error log attached to each load, for comparison (cudeno attaches one only
+    // to retry a load that failed).
     const lib = libcuda.get();
     const out = new BigUint64Array(1), fn = new BigUint64Array(1), attr = new Int32Array(1);
     const offset = new BigUint64Array(1), size = new BigUint64Array(1);
-    const options = new Int32Array(0), values = new BigUint64Array(0);
+    const log = new Uint8Array(16384);
+    const logOptions = new Int32Array([6, 5]); // CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER
+    const logValues = new BigUint64Array([16384n, Deno.UnsafePointer.value(Deno.UnsafePointer.of(log))]);
     const name = new TextEncoder().encode("leak_probe\0");
-    const rawLoads = (n: number) => {
+    const rawLoads = (n: number, withLog: boolean) => {
       for (let i = 0; i < n; i++) {
-        lib.cuModuleLoadDataEx(out, image, 0, options, values);
+        const code = withLog
+          ? lib.cuModuleLoadDataEx(out, image, 2, logOptions, logValues)
+          : lib.cuModuleLoadDataEx(out, image, 0, null, null);
+        assert.equal(code, 0);
         const mod = Deno.UnsafePointer.create(out[0]!);
         lib.cuModuleGetFunction(fn, mod, name);
         const f = Deno.UnsafePointer.create(fn[0]!);
@@ -51,11 +58,15 @@ cudaTest(
         m.unload();
       }
     };
-    rawLoads(1000);
+    rawLoads(1000, false);
+    rawLoads(1000, true);
     cudenoLoads(1000);
     const before = cuda.memGetInfo().free;
     let rss = rssMiB();
-    rawLoads(10_000);
+    rawLoads(10_000, true);
+    const withLogGrowth = rssMiB() - rss;
+    rss = rssMiB();
+    rawLoads(10_000, false);
     const driverGrowth = rssMiB() - rss;
     rss = rssMiB();
     const split = memoryMiB();
@@ -65,6 +76,11 @@ cudaTest(
     const where = `V8 heap in use ${(after.heapUsed - split.heapUsed).toFixed(1)} MiB, outside the heap ${
       (after.native - split.native).toFixed(1)
     } MiB`;
+    console.log(
+      `RSS growth over 10,000 loads: driver ${driverGrowth.toFixed(1)} MiB, driver with a JIT log ${
+        withLogGrowth.toFixed(1)
+      } MiB, cudeno ${cudenoGrowth.toFixed(1)} MiB (${where})`,
+    );
     assert.ok(before - cuda.memGetInfo().free < MiB);
     assert.ok(
       cudenoGrowth < driverGrowth + RSS_BOUND_MIB / 4,

@@ -19,6 +19,11 @@ cudaTest(
     const ev = new cuda.Event();
     ev.destroy();
     assert.throws(() => ev.synchronize(), TypeError);
+    const write = new cuda.SourceModule("__global__ void w(float *x) { x[0] = 1; }").getFunction("w");
+    assert.throws(() => write(buf, { block: 1 }), {
+      name: "TypeError",
+      message: /^Cannot pass a DeviceAllocation to w\(\) parameter 1 .* it was freed/,
+    });
     const mod = new cuda.SourceModule("__global__ void k(int n) {}");
     mod.unload();
     assert.throws(() => mod.getFunction("k"), TypeError);
