@@ -108,7 +108,10 @@ const TARGETS: readonly Target[] = [
   { applies: is("start.first_result"), conditions: [{ ref: impl("c"), op: "<=", bound: 1.2 }] },
   { applies: is("elementwise.add.2^28"), conditions: [{ ref: own("d2d.copy.2^28"), op: ">=", bound: 0.9 }] },
   { applies: is("reduce.sum.2^28"), conditions: [{ ref: own("d2d.copy.2^28"), op: ">=", bound: 0.85 }] },
-  { applies: (f) => f.startsWith("matmul."), conditions: [{ ref: impl("torch"), op: ">=", bound: 0.95 }] },
+  {
+    applies: (f) => f.startsWith("matmul.") && !f.endsWith(".host"),
+    conditions: [{ ref: impl("torch"), op: ">=", bound: 0.95 }],
+  },
   {
     applies: (f) => f.startsWith("opencl.enqueue_finish"),
     conditions: [{ ref: impl("opencl-c"), op: "<=", bound: 1.15 }],

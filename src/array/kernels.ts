@@ -13,6 +13,7 @@ import { type KernelParam, parseParameterList } from "../kernel/signature.ts";
 import { type DType, isDType } from "../kernel/dtype.ts";
 import type { Dialect } from "../kernel/ctypes.ts";
 import { sha256Hex } from "../kernel/cache.ts";
+import { withProperties } from "../kernel/callable.ts";
 
 function declare(p: KernelParam, dialect: Dialect): string {
   return p.pointer
@@ -240,10 +241,10 @@ export const ElementwiseKernel: new (
   options?: { preamble?: string },
 ) {
   const impl = new ElementwiseImpl(args, operation, name, options);
-  return Object.defineProperties((...values: unknown[]) => impl.call(values), {
-    kernelName: { value: impl.name, enumerable: true },
-    params: { value: impl.params, enumerable: true },
-    source: { value: (dialect: Dialect) => impl.source(dialect) },
+  return withProperties((...values: unknown[]) => impl.call(values), {
+    kernelName: impl.name,
+    params: impl.params,
+    source: (dialect: Dialect) => impl.source(dialect),
   });
 } as unknown as new (
   args: string,
@@ -280,8 +281,8 @@ export const ReductionKernel: new (dtype: DType, options: ReductionOptions) => R
   options: ReductionOptions,
 ) {
   const impl = new ReductionImpl(dtype, options);
-  return Object.defineProperties((...values: unknown[]) => impl.call(values), {
-    dtype: { value: impl.dtype, enumerable: true },
-    params: { value: impl.params, enumerable: true },
+  return withProperties((...values: unknown[]) => impl.call(values), {
+    dtype: impl.dtype,
+    params: impl.params,
   });
 } as unknown as new (dtype: DType, options: ReductionOptions) => ReductionKernel;

@@ -226,8 +226,25 @@ interface Prepared {
   readonly expressions: readonly string[];
 }
 
+/**
+ * What {@link prepare} made, by source and then options: a loop that makes the same module again
+ * (from the cache) skips the wrapping and the SHA-256 of its key.
+ */
+const preparedBySource = new Map<string, Map<string, Prepared>>();
+
 function prepare(source: string, opts: CompileOptions): Prepared {
-  const arch = opts.arch ?? defaultArch();
+  const arch = opts.arch ?? defaultArch(); // the current device's, so part of the key
+  const optionsKey = `${arch}\u0000${JSON.stringify(opts)}`;
+  let byOptions = preparedBySource.get(source);
+  const known = byOptions?.get(optionsKey);
+  if (known !== undefined) return known;
+  const made = prepareNew(source, opts, arch);
+  if (byOptions === undefined) preparedBySource.set(source, byOptions = new Map());
+  byOptions.set(optionsKey, made);
+  return made;
+}
+
+function prepareNew(source: string, opts: CompileOptions, arch: string): Prepared {
   const kind = arch.startsWith("sm_") ? "cubin" : "ptx";
   const wrapped = opts.noExternC ? source : wrapExternC(source);
   const include = [...(opts.include ?? []), ...toolkitInclude()];
@@ -333,10 +350,19 @@ function finish(prog: BigUint64Array, code: number, p: Prepared): CompiledCode {
   }
 }
 
+/** Unpacked cache payloads, so a memory hit parses its names once. */
+const unpacked = new WeakMap<Uint8Array, { image: Uint8Array; names: Record<string, string> }>();
+
 function cached(p: Prepared): CompiledCode | undefined {
   if (!p.useCache) return undefined;
   const hit = cubins.get(p.key);
-  const entry = hit === undefined ? undefined : unpack(hit.payload);
+  let entry = hit === undefined ? undefined : unpacked.get(hit.payload);
+  if (hit !== undefined && entry === undefined) {
+    entry = unpack(hit.payload);
+    if (entry !== undefined) {
+      unpacked.set(hit.payload, entry = { image: entry.image, names: Object.freeze(entry.names) });
+    }
+  }
   if (hit === undefined || entry === undefined) return undefined;
   return {
     image: entry.image,

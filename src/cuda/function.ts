@@ -11,6 +11,7 @@ import { CudaError, noteLaunch } from "./errors.ts";
 import { ArgumentBlock } from "../kernel/args.ts";
 import { checkLimits, type Dim3, type DimLimits, readDim3 } from "../kernel/dims.ts";
 import { type ArgumentsFinish, fixedArity } from "../kernel/fixed_arity.ts";
+import { withProperties } from "../kernel/callable.ts";
 import type { KernelParam } from "../kernel/signature.ts";
 import { DeviceAllocation, resolveDevice } from "./memory.ts";
 import { HostArgument } from "./inout.ts";
@@ -109,9 +110,14 @@ const FUNC_ATTRIBUTES = {
 } as const;
 const MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 
+/** Out-parameters of the per-function queries, shared: each call's result is read at once. */
+const attributeOut = new Int32Array(1);
+const paramOffset = new BigUint64Array(1);
+const paramSize = new BigUint64Array(1);
+
 function readAttributes(handle: Deno.PointerObject): FunctionAttributes {
   const lib = driver();
-  const out = new Int32Array(1);
+  const out = attributeOut;
   const entries = Object.entries(FUNC_ATTRIBUTES).map(([name, id]) => {
     const code = lib.cuFuncGetAttribute(out, id, handle);
     if (code !== 0) throw new CudaError(code, "cuFuncGetAttribute");
@@ -124,8 +130,7 @@ function readAttributes(handle: Deno.PointerObject): FunctionAttributes {
 function checkParamLayout(handle: Deno.PointerObject, name: string, block: ArgumentBlock): void {
   const query = driver().cuFuncGetParamInfo;
   if (query === null) return;
-  const offset = new BigUint64Array(1);
-  const size = new BigUint64Array(1);
+  const offset = paramOffset, size = paramSize;
   let count = 0;
   while (query(handle, BigInt(count), offset, size) === 0) {
     const slot = block.slots[count];
@@ -240,18 +245,16 @@ export function makeKernelFunction(
   };
   const call = fixedArity(count, count + 1, launch);
   const attributes = readAttributes(handle);
-  return Object.defineProperties(call, {
-    kernelName: { value: name, enumerable: true },
-    params: { value: Object.freeze([...params]), enumerable: true },
-    attributes: { value: attributes, enumerable: true },
-    unsafeHandle: { get: () => handle },
-    [launchValues]: { value: launch },
-    setMaxDynamicSharedMemory: {
-      value(bytes: number) {
-        const code = lib.cuFuncSetAttribute(handle, MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
-        if (code !== 0) throw new CudaError(code, "cuFuncSetAttribute", ` (kernel ${name}, ${bytes} bytes)`);
-        dynamicLimit = bytes;
-      },
+  return withProperties(call, {
+    kernelName: name,
+    params: Object.freeze([...params]),
+    attributes,
+    unsafeHandle: handle,
+    [launchValues]: launch,
+    setMaxDynamicSharedMemory(bytes: number) {
+      const code = lib.cuFuncSetAttribute(handle, MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
+      if (code !== 0) throw new CudaError(code, "cuFuncSetAttribute", ` (kernel ${name}, ${bytes} bytes)`);
+      dynamicLimit = bytes;
     },
   }) as KernelFunction;
 }

@@ -28,7 +28,9 @@ const LOG_BYTES = 16384;
 
 /** The JIT error log buffer and the option arrays naming it, made on the first failed load and reused. */
 let jit: { log: Uint8Array; options: Int32Array; values: BigUint64Array } | undefined;
+/** The out-parameter of module loads and kernel lookups, shared: each call's result is read at once. */
 const loaded = new BigUint64Array(1);
+const encoder = new TextEncoder();
 
 /**
  * Loads an image with no JIT options, as C's `cuModuleLoadData` does, so a load costs what the
@@ -56,6 +58,20 @@ function loadImage(image: Uint8Array): Deno.PointerObject {
   throw new CudaError(again, "cuModuleLoadDataEx", text === "" ? "" : `: ${text}`);
 }
 
+const NO_SIGNATURES: ReadonlyMap<string, KernelSignature> = new Map();
+
+/** The kernels' signatures by name, parsed once per source (modules of one source share them, read-only). */
+const signaturesBySource = new Map<string, ReadonlyMap<string, KernelSignature>>();
+
+function signaturesOf(source: string): ReadonlyMap<string, KernelSignature> {
+  let known = signaturesBySource.get(source);
+  if (known === undefined) {
+    known = new Map(parseKernels(source, "cuda").map((k) => [k.name, k]));
+    signaturesBySource.set(source, known);
+  }
+  return known;
+}
+
 /** A `__device__` or `__constant__` variable of a module: its address and size, usable wherever device memory is. */
 export interface DeviceGlobal {
   /** The variable's device address. */
@@ -80,7 +96,7 @@ export interface DeviceGlobal {
  */
 export class Module {
   readonly #held: Owned<Deno.PointerObject>;
-  readonly #signatures: Map<string, KernelSignature>;
+  readonly #signatures: ReadonlyMap<string, KernelSignature>;
   readonly #lowered: Readonly<Record<string, string>>;
   readonly #functions = new Map<string, KernelFunction>();
   #unloaded = false;
@@ -98,8 +114,7 @@ export class Module {
     const ctx = requireContext("cuModuleLoadDataEx");
     this.#held = new Owned(loadImage(image), ctx);
     modules.registry.register(this, this.#held, this);
-    const kernels = options.source === undefined ? [] : parseKernels(options.source, "cuda");
-    this.#signatures = new Map(kernels.map((k) => [k.name, k]));
+    this.#signatures = options.source === undefined ? NO_SIGNATURES : signaturesOf(options.source);
     this.#lowered = options.loweredNames ?? {};
   }
 
@@ -137,12 +152,8 @@ export class Module {
     const known = this.#functions.get(name);
     if (known !== undefined && signature === undefined) return known;
     const symbol = this.#lowered[name] ?? name;
-    const out = new BigUint64Array(1);
-    const code = driver().cuModuleGetFunction(
-      out,
-      this.#held.handle,
-      new TextEncoder().encode(symbol + "\0"),
-    );
+    const out = loaded; // the shared out-parameter: read right after the call
+    const code = driver().cuModuleGetFunction(out, this.#held.handle, encoder.encode(symbol + "\0"));
     if (code === 500) {
       const names = [...this.#signatures.keys()].join(", ") || "none known";
       throw new CudaError(

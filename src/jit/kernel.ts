@@ -13,7 +13,13 @@ import type { JitDialect } from "./dialect.ts";
 import { emit } from "./emit.ts";
 import type { JitArg, JitParam } from "./intrinsics.ts";
 import type { Binding, FunctionIR } from "./ir.ts";
-import { type CompiledJitKernel, jitLauncher, type JitParamInfo } from "./launcher.ts";
+import {
+  type CompiledJitKernel,
+  type JitLauncher,
+  jitLauncher,
+  type JitParamInfo,
+  type PreparedLaunch,
+} from "./launcher.ts";
 import { fixedArity } from "../kernel/fixed_arity.ts";
 import { sanitizeName } from "./names.ts";
 import { invokeDevice, simulateKernel } from "./simulate.ts";
@@ -273,7 +279,21 @@ class Kernel implements JitKernel {
  */
 function gpuLaunch(kernel: Kernel): (config: LaunchConfig, ...args: unknown[]) => void {
   const n = kernel.params.length;
-  const args: unknown[] = Array.from({ length: n }, () => undefined); // packed, not holey
+  // The launch prepared by the registered launcher, remade when another is registered.
+  let preparedBy: JitLauncher | undefined;
+  let prepared: PreparedLaunch | undefined;
+  const prepare = (launcher: JitLauncher): PreparedLaunch => {
+    if (launcher.prepare !== undefined) return launcher.prepare(kernel);
+    const args: unknown[] = Array.from({ length: n }, () => undefined); // packed, not holey
+    return (values) => {
+      for (let i = 0; i < n; i++) args[i] = values[i + 1];
+      try {
+        launcher.launch(kernel, values[0] as LaunchConfig, args);
+      } finally {
+        for (let i = 0; i < n; i++) args[i] = undefined;
+      }
+    };
+  };
   // The values are the config, then the arguments.
   return fixedArity(n, n + 1, (values, given) => {
     if (given !== n + 1) {
@@ -290,13 +310,11 @@ function gpuLaunch(kernel: Kernel): (config: LaunchConfig, ...args: unknown[]) =
           "OpenCL back end's launcher, or simulate with jit(signature, fn, { simulate: true }) or CUDENO_JIT_SIMULATE=1",
       );
     }
-    for (let i = 0; i < n; i++) args[i] = values[i + 1];
-    try {
-      launcher.launch(kernel, values[0] as LaunchConfig, args);
-    } finally {
-      // Hold no argument past the launch, so dropped arrays stay collectable.
-      for (let i = 0; i < n; i++) args[i] = undefined;
+    if (launcher !== preparedBy || prepared === undefined) {
+      prepared = prepare(launcher);
+      preparedBy = launcher;
     }
+    prepared(values);
   });
 }
 

@@ -76,7 +76,30 @@ export interface JitLauncher {
    * during the call, do not keep it.
    */
   launch(kernel: CompiledJitKernel, config: LaunchConfig, args: readonly unknown[]): void;
+  /**
+   * Optional: the launch of one kernel, made once and then called for each `kernel.launch()`, for
+   * launchers that keep per-kernel state (compilations, reused lists). Without it, `launch` is called.
+   */
+  prepare?(kernel: CompiledJitKernel): PreparedLaunch;
 }
+
+/**
+ * One kernel's launch from {@link JitLauncher.prepare}: `values` holds the launch config and then the
+ * arguments in parameter order. It is reused by the next launch: read it during the call, do not keep it.
+ *
+ * @example
+ * ```ts
+ * import { type JitLauncher, type PreparedLaunch } from "@cudeno/cudeno/jit";
+ * const counting: JitLauncher = {
+ *   launch: () => {},
+ *   prepare(kernel): PreparedLaunch {
+ *     let launches = 0;
+ *     return (values) => console.log(kernel.name, "launch", ++launches, "with", values.length - 1, "arguments");
+ *   },
+ * };
+ * ```
+ */
+export type PreparedLaunch = (values: readonly unknown[]) => void;
 
 let current: JitLauncher | undefined;
 

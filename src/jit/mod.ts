@@ -60,7 +60,7 @@ export { JitError, JitSimulationError } from "./errors.ts";
 export type { SourcePosition } from "./errors.ts";
 export { setJitLauncher } from "./launcher.ts";
 export { BackendLauncher } from "./gpu.ts";
-export type { CompiledJitKernel, JitLauncher, JitParamInfo } from "./launcher.ts";
+export type { CompiledJitKernel, JitLauncher, JitParamInfo, PreparedLaunch } from "./launcher.ts";
 export type { Dim, LaunchConfig } from "./config.ts";
 export type { JitDialect } from "./dialect.ts";
 export type { ArrayType, ElementType, HostArray, JitType, ReturnType, ScalarType } from "./types.ts";

@@ -147,6 +147,20 @@ function pointerWriter(resolve: PointerResolver): SlotWriter {
 /** How a parameter is passed. */
 export type SlotKind = "pointer" | "scalar" | "local";
 
+const FAST_NONE = 0, FAST_POINTER = 1, FAST_F32 = 2, FAST_F64 = 3, FAST_I32 = 4, FAST_U32 = 5;
+
+/** How {@link ArgumentBlock.write} writes a slot without calling its writer. */
+function fastKind(slot: ArgumentSlot): number {
+  if (slot.kind === "pointer") return FAST_POINTER;
+  if (slot.kind !== "scalar") return FAST_NONE;
+  const dtype = slot.param.dtype;
+  if (dtype === "float32") return FAST_F32;
+  if (dtype === "float64") return FAST_F64;
+  if (dtype === "int32") return FAST_I32;
+  if (dtype === "uint32") return FAST_U32;
+  return FAST_NONE;
+}
+
 /** One parameter's place in the block. */
 export interface ArgumentSlot {
   /** The parameter. */
@@ -185,6 +199,15 @@ export class ArgumentBlock {
   /** `void *kernelParams[]`: the address of each slot's value, as CUDA's cuLaunchKernel takes them. */
   readonly addresses: BigUint64Array;
   #writers: SlotWriter[];
+  // The fast path: per slot, how it is written (FAST_*) and its index in the view of its width.
+  readonly #fast: Uint8Array;
+  readonly #at: Uint32Array;
+  readonly #resolve: PointerResolver;
+  readonly #u64: BigUint64Array;
+  readonly #f64: Float64Array;
+  readonly #f32: Float32Array;
+  readonly #i32: Int32Array;
+  readonly #u32: Uint32Array;
 
   /**
    * Lays out the block for `params`.
@@ -227,10 +250,62 @@ export class ArgumentBlock {
     this.view = new DataView(this.storage);
     this.address = Deno.UnsafePointer.value(Deno.UnsafePointer.of(this.storage));
     this.addresses = new BigUint64Array(slots.map((s) => this.address + BigInt(s.offset)));
+    this.#resolve = resolvePointer;
+    this.#u64 = new BigUint64Array(this.storage);
+    this.#f64 = new Float64Array(this.storage);
+    this.#f32 = new Float32Array(this.storage);
+    this.#i32 = new Int32Array(this.storage);
+    this.#u32 = new Uint32Array(this.storage);
+    this.#fast = Uint8Array.from(slots, fastKind);
+    // Offsets are aligned to the value's size, so each is a whole index into the view of that width.
+    this.#at = Uint32Array.from(slots, (s) => s.offset / s.size);
   }
 
   /** Writes argument `index`, checking it against the declared type. */
   write(index: number, value: unknown): void {
+    // The common cases are written here, through typed-array views (the machine's byte order, little
+    // endian on every platform CUDA and PoCL run on), with no call; the rest, and every value that
+    // fails these checks, go to the slot's checking writer, which writes or throws.
+    const at = this.#at[index]!;
+    switch (this.#fast[index]) {
+      case FAST_POINTER: {
+        let address: bigint | undefined;
+        try {
+          address = this.#resolve(value, this.slots[index]!.param, this.kernel);
+        } catch {
+          address = undefined; // the writer below resolves it again and says what is wrong
+        }
+        if (address !== undefined) {
+          this.#u64[at] = address;
+          return;
+        }
+        break;
+      }
+      case FAST_F32:
+        if (typeof value === "number") {
+          this.#f32[at] = value;
+          return;
+        }
+        break;
+      case FAST_F64:
+        if (typeof value === "number") {
+          this.#f64[at] = value;
+          return;
+        }
+        break;
+      case FAST_I32:
+        if (typeof value === "number" && (value | 0) === value) {
+          this.#i32[at] = value;
+          return;
+        }
+        break;
+      case FAST_U32:
+        if (typeof value === "number" && value >>> 0 === value) {
+          this.#u32[at] = value;
+          return;
+        }
+        break;
+    }
     this.#writers[index]!(this.view, this.slots[index]!.offset, value, this.slots[index]!.param, this.kernel);
   }
 }

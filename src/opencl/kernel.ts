@@ -18,6 +18,7 @@ import { ArgumentBlock } from "../kernel/args.ts";
 import type { Dim3 } from "../kernel/dims.ts";
 import { readDim3 } from "../kernel/dims.ts";
 import { fixedArity } from "../kernel/fixed_arity.ts";
+import { withProperties } from "../kernel/callable.ts";
 import type { KernelParam, KernelSignature } from "../kernel/signature.ts";
 import { quietly, safeRegistry } from "../kernel/cleanup.ts";
 
@@ -242,18 +243,16 @@ export function makeKernel(program: Program, sig: KernelSignature): Kernel {
     const queue = takeArguments(values, given, `${name}.launch`);
     enqueue(queue, values[1] as Dim3, values[2] as Dim3 | null | undefined, null);
   });
-  return Object.defineProperties(call, {
-    kernelName: { value: name, enumerable: true },
-    params: { value: Object.freeze([...sig.params]), enumerable: true },
-    launch: { value: launch },
-    workGroupInfo: { value: (device: Device = program.context.device) => kernelInfo(device) },
-    release: {
-      value() {
-        if (released) return;
-        released = true;
-        kernels.unregister(holder);
-        quietly(() => lib.clReleaseKernel(handle));
-      },
+  return withProperties(call, {
+    kernelName: name,
+    params: Object.freeze([...sig.params]),
+    launch,
+    workGroupInfo: (device: Device = program.context.device) => kernelInfo(device),
+    release() {
+      if (released) return;
+      released = true;
+      kernels.unregister(holder);
+      quietly(() => lib.clReleaseKernel(handle));
     },
   }) as unknown as Kernel;
 }

@@ -193,7 +193,7 @@ cudaTest("Module() of an image the driver rejects throws CudaError carrying the 
     return true;
   });
   using good = new cuda.Module(cuda.compile("__global__ void after_bad(int *x) { *x = 7; }").image);
-  assert.equal(good.getFunction("after_bad").kernelName, "after_bad");
+  assert.equal(good.getFunction("after_bad", "int *x").kernelName, "after_bad");
 });
 
 cudaTest("SourceModule loads from the disk cache in a second process without compiling", async () => {

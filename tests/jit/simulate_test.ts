@@ -246,6 +246,35 @@ Deno.test("launch() hands the kernel, configuration and arguments to the registe
   }
 });
 
+Deno.test("a launcher's prepare() is asked once per kernel and then gets the config and arguments", () => {
+  const prepared: string[] = [];
+  const seen: unknown[][] = [];
+  const launcher: JitLauncher = {
+    launch: () => assert.fail("launch() is not used when prepare() exists"),
+    prepare(kernel) {
+      prepared.push(kernel.name);
+      return (values) => void seen.push([...values]);
+    },
+  };
+  const previous = setJitLauncher(launcher);
+  try {
+    const k = jit({ a: "f32[]", n: "i32" }, (a, n) => {
+      a[0] = n;
+    }, { name: "prepared_once", simulate: false });
+    const arr = { fake: true };
+    k.launch({ grid: 1, block: 1 }, arr, 1);
+    k.launch({ grid: 2, block: 1 }, arr, 2);
+    assert.deepEqual(prepared, ["prepared_once"]);
+    assert.deepEqual(seen, [[{ grid: 1, block: 1 }, arr, 1], [{ grid: 2, block: 1 }, arr, 2]]);
+    const byOther: unknown[][] = [];
+    setJitLauncher({ launch: (_k, config, args) => void byOther.push([config, ...args]) });
+    k.launch({ grid: 3, block: 1 }, arr, 3);
+    assert.deepEqual(byOther, [[{ grid: 3, block: 1 }, arr, 3]], "a newly registered launcher is used");
+  } finally {
+    setJitLauncher(previous);
+  }
+});
+
 Deno.test("a kernel made with { simulate: true } is simulation-first: launch() runs the simulator", () => {
   const k = jit({ a: "f32[]" }, (a) => {
     a[threadIdx.x] = threadIdx.x * 2;
