@@ -31,6 +31,11 @@ export interface LaunchShape {
 export interface BackendKernel {
   /** Queues the kernel; pointers are {@link BackendBuffer}s or GPU arrays, scalars numbers or bigints. */
   launch(shape: LaunchShape, args: readonly unknown[]): void;
+  /**
+   * Queues the kernel from one list: the arguments, then the {@link LaunchShape}. For callers that
+   * keep such a list between launches (the JIT), so nothing is copied.
+   */
+  launchList(values: readonly unknown[]): void;
 }
 
 /** The name of a backend. */

@@ -34,21 +34,29 @@ class CudaKernel implements BackendKernel {
   }
 
   launch(shape: LaunchShape, args: readonly unknown[]): void {
+    const call = this.#call, n = args.length;
+    for (let i = 0; i < n; i++) call[i] = args[i];
+    call[n] = shape;
+    try {
+      this.#launchFrom(call, n + 1);
+    } finally {
+      // Hold no argument past the launch, so dropped arrays stay collectable.
+      for (let i = 0; i < call.length; i++) call[i] = undefined;
+    }
+  }
+
+  launchList(values: readonly unknown[]): void {
+    this.#launchFrom(values, values.length);
+  }
+
+  #launchFrom(values: readonly unknown[], given: number): void {
     const context = this.#context;
     context.setCurrent();
     if (this.#generation !== context.generation) {
       this.#fn = new cuda.SourceModule(this.#source).getFunction(this.#name) as ListLaunchable;
       this.#generation = context.generation;
     }
-    const call = this.#call, n = args.length;
-    for (let i = 0; i < n; i++) call[i] = args[i];
-    call[n] = shape;
-    try {
-      this.#fn[launchValues](call, n + 1);
-    } finally {
-      // Hold no argument past the launch, so dropped arrays stay collectable.
-      for (let i = 0; i < call.length; i++) call[i] = undefined;
-    }
+    this.#fn[launchValues](values, given);
   }
 }
 

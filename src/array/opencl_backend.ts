@@ -22,7 +22,16 @@ class OpenCLKernel implements BackendKernel {
   }
 
   launch(shape: LaunchShape, args: readonly unknown[]): void {
-    const call = this.#call, n = args.length;
+    this.#launchFrom(shape, args, args.length);
+  }
+
+  launchList(values: readonly unknown[]): void {
+    this.#launchFrom(values[values.length - 1] as LaunchShape, values, values.length - 1);
+  }
+
+  /** Queues with the first `n` of `args`: work-items are blocks × threads per block, per dimension. */
+  #launchFrom(shape: LaunchShape, args: readonly unknown[], n: number): void {
+    const call = this.#call;
     const grid = shape.grid, block = shape.block;
     call[0] = this.#queue;
     if (typeof grid === "number" && typeof block === "number") {

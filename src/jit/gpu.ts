@@ -53,8 +53,10 @@ export class BackendLauncher implements JitLauncher {
   prepare(kernel: CompiledJitKernel): PreparedLaunch {
     const params = kernel.params;
     const n = params.length;
+    const isArray = params.map((p) => p.array), dtypes = params.map((p) => p.dtype);
     const byBackend = new Map<Backend, BackendKernel>();
-    const mapped: unknown[] = Array.from({ length: n }, () => undefined); // packed, not holey
+    // The mapped arguments, then the launch shape: the list the backend kernel launches from.
+    const mapped: unknown[] = Array.from({ length: n + 1 }, () => undefined); // packed, not holey
     let lastBackend: Backend | undefined;
     let lastCompiled: BackendKernel | undefined;
     return (values) => {
@@ -67,11 +69,11 @@ export class BackendLauncher implements JitLauncher {
       }
       let backend: Backend | undefined;
       for (let i = 0; i < n; i++) {
-        const p = params[i]!, arg = values[i + 1];
-        if (!p.array) {
+        const arg = values[i + 1];
+        if (!isArray[i]) {
           mapped[i] = arg;
         } else if (arg instanceof GPUArray) {
-          if (arg.dtype !== p.dtype) throw dtypeMismatch(kernel, p, arg);
+          if (arg.dtype !== dtypes[i]) throw dtypeMismatch(kernel, params[i]!, arg);
           if (backend !== undefined && arg.backend !== backend) {
             throw new TypeError(
               `Cannot launch kernel "${kernel.name}": its arrays live on ${backend.device} and ${arg.backend.device}`,
@@ -83,7 +85,9 @@ export class BackendLauncher implements JitLauncher {
           mapped[i] = arg;
         } else {
           throw new TypeError(
-            `Cannot launch kernel "${kernel.name}": ${p.name} must be a GPUArray or a device allocation, not a ${
+            `Cannot launch kernel "${kernel.name}": ${
+              params[i]!.name
+            } must be a GPUArray or a device allocation, not a ${
               shown(arg)
             }; copy host data with toGpu(), or run the kernel with simulate()`,
           );
@@ -100,11 +104,12 @@ export class BackendLauncher implements JitLauncher {
         lastBackend = target;
         lastCompiled = compiled;
       }
+      mapped[n] = values[0] as LaunchShape;
       try {
-        compiled.launch(values[0] as LaunchShape, mapped);
+        compiled.launchList(mapped);
       } finally {
         // Hold no argument past the launch, so dropped arrays stay collectable.
-        for (let i = 0; i < n; i++) mapped[i] = undefined;
+        for (let i = 0; i <= n; i++) mapped[i] = undefined;
       }
     };
   }
