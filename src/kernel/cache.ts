@@ -10,7 +10,7 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
+import { Sha256 } from "./sha256.ts";
 import { tryGetEnv } from "../../ffi/load.ts";
 
 const MAGIC = new TextEncoder().encode("CUDENO1\n");
@@ -18,16 +18,16 @@ const HASH_BYTES = 32;
 
 /** SHA-256 of `data` as lowercase hex. */
 export function sha256Hex(...parts: readonly (string | Uint8Array)[]): string {
-  const h = createHash("sha256");
+  const h = new Sha256();
   for (const p of parts) {
     h.update(p);
     h.update("\u0000");
   }
-  return h.digest("hex");
+  return h.hex();
 }
 
 function sha256Bytes(data: Uint8Array): Uint8Array {
-  return new Uint8Array(createHash("sha256").update(data).digest());
+  return new Sha256().update(data).digest();
 }
 
 /** The folder the disk cache lives in, or undefined when it is turned off. */
