@@ -129,19 +129,21 @@ const WRITERS: Record<DType, SlotWriter> = {
   },
 };
 
+/** `resolve(value)`, with an error that does not say which parameter it was given for made to say so. */
+function resolveFor(resolve: PointerResolver, value: unknown, param: KernelParam, kernel: string): bigint {
+  try {
+    return resolve(value, param, kernel);
+  } catch (e) {
+    // A freed or released buffer says what it is; add which parameter it was given for.
+    const where = describe(param, kernel);
+    if (!(e instanceof TypeError) || e.message.includes(where)) throw e;
+    throw new TypeError(`Cannot pass ${shown(value)} to ${where}: ${e.message}`, { cause: e });
+  }
+}
+
 function pointerWriter(resolve: PointerResolver): SlotWriter {
-  return (view, offset, value, param, kernel) => {
-    let address: bigint;
-    try {
-      address = resolve(value, param, kernel);
-    } catch (e) {
-      // A freed or released buffer says what it is; add which parameter it was given for.
-      const where = describe(param, kernel);
-      if (!(e instanceof TypeError) || e.message.includes(where)) throw e;
-      throw new TypeError(`Cannot pass ${shown(value)} to ${where}: ${e.message}`, { cause: e });
-    }
-    view.setBigUint64(offset, address, true);
-  };
+  return (view, offset, value, param, kernel) =>
+    view.setBigUint64(offset, resolveFor(resolve, value, param, kernel), true);
 }
 
 /** How a parameter is passed. */
@@ -268,19 +270,10 @@ export class ArgumentBlock {
     // fails these checks, go to the slot's checking writer, which writes or throws.
     const at = this.#at[index]!;
     switch (this.#fast[index]) {
-      case FAST_POINTER: {
-        let address: bigint | undefined;
-        try {
-          address = this.#resolve(value, this.slots[index]!.param, this.kernel);
-        } catch {
-          address = undefined; // the writer below resolves it again and says what is wrong
-        }
-        if (address !== undefined) {
-          this.#u64[at] = address;
-          return;
-        }
-        break;
-      }
+      case FAST_POINTER:
+        // Resolved once (resolving may stage a host array): a failure throws from here.
+        this.#u64[at] = resolveFor(this.#resolve, value, this.slots[index]!.param, this.kernel);
+        return;
       case FAST_F32:
         if (typeof value === "number") {
           this.#f32[at] = value;
