@@ -141,11 +141,6 @@ function resolveFor(resolve: PointerResolver, value: unknown, param: KernelParam
   }
 }
 
-function pointerWriter(resolve: PointerResolver): SlotWriter {
-  return (view, offset, value, param, kernel) =>
-    view.setBigUint64(offset, resolveFor(resolve, value, param, kernel), true);
-}
-
 /** How a parameter is passed. */
 export type SlotKind = "pointer" | "scalar" | "local";
 
@@ -153,8 +148,7 @@ const FAST_NONE = 0, FAST_POINTER = 1, FAST_F32 = 2, FAST_F64 = 3, FAST_I32 = 4,
 
 /** How {@link ArgumentBlock.write} writes a slot without calling its writer. */
 function fastKind(slot: ArgumentSlot): number {
-  if (slot.kind === "pointer") return FAST_POINTER;
-  if (slot.kind !== "scalar") return FAST_NONE;
+  if (slot.kind !== "scalar") return FAST_POINTER; // a pointer, or a __local size: 64 bits from its resolver
   const dtype = slot.param.dtype;
   if (dtype === "float32") return FAST_F32;
   if (dtype === "float64") return FAST_F64;
@@ -200,11 +194,12 @@ export class ArgumentBlock {
   readonly address: bigint;
   /** `void *kernelParams[]`: the address of each slot's value, as CUDA's cuLaunchKernel takes them. */
   readonly addresses: BigUint64Array;
-  #writers: SlotWriter[];
+  // Per slot: the checking writer of a scalar, the resolver of a pointer or __local size.
+  readonly #writers: (SlotWriter | undefined)[] = [];
+  readonly #resolvers: (PointerResolver | undefined)[] = [];
   // The fast path: per slot, how it is written (FAST_*) and its index in the view of its width.
   readonly #fast: Uint8Array;
   readonly #at: Uint32Array;
-  readonly #resolve: PointerResolver;
   readonly #u64: BigUint64Array;
   readonly #f64: Float64Array;
   readonly #f32: Float32Array;
@@ -219,7 +214,6 @@ export class ArgumentBlock {
   constructor(kernel: string, params: readonly KernelParam[], resolvePointer: PointerResolver) {
     this.kernel = kernel;
     const slots: ArgumentSlot[] = [];
-    this.#writers = [];
     let offset = 0;
     for (const param of params) {
       let kind: SlotKind;
@@ -227,14 +221,17 @@ export class ArgumentBlock {
       if (param.pointer && param.addressSpace === "local") {
         kind = "local";
         size = 8;
-        this.#writers.push(pointerWriter(localSize));
+        this.#resolvers.push(localSize);
+        this.#writers.push(undefined);
       } else if (param.pointer) {
         kind = "pointer";
         size = 8;
-        this.#writers.push(pointerWriter(resolvePointer));
+        this.#resolvers.push(resolvePointer);
+        this.#writers.push(undefined);
       } else if (param.dtype !== undefined) {
         kind = "scalar";
         size = SCALAR_SIZES[param.dtype];
+        this.#resolvers.push(undefined);
         this.#writers.push(WRITERS[param.dtype]);
       } else {
         throw new TypeError(
@@ -252,7 +249,6 @@ export class ArgumentBlock {
     this.view = new DataView(this.storage);
     this.address = Deno.UnsafePointer.value(Deno.UnsafePointer.of(this.storage));
     this.addresses = new BigUint64Array(slots.map((s) => this.address + BigInt(s.offset)));
-    this.#resolve = resolvePointer;
     this.#u64 = new BigUint64Array(this.storage);
     this.#f64 = new Float64Array(this.storage);
     this.#f32 = new Float32Array(this.storage);
@@ -265,14 +261,14 @@ export class ArgumentBlock {
 
   /** Writes argument `index`, checking it against the declared type. */
   write(index: number, value: unknown): void {
-    // The common cases are written here, through typed-array views (the machine's byte order, little
-    // endian on every platform CUDA and PoCL run on), with no call; the rest, and every value that
-    // fails these checks, go to the slot's checking writer, which writes or throws.
+    // Written here, through typed-array views (the machine's byte order, little endian on every
+    // platform CUDA and PoCL run on): pointers and __local sizes, and the common scalars with no call;
+    // other scalars, and every value that fails these checks, go to the slot's checking writer.
     const at = this.#at[index]!;
     switch (this.#fast[index]) {
       case FAST_POINTER:
         // Resolved once (resolving may stage a host array): a failure throws from here.
-        this.#u64[at] = resolveFor(this.#resolve, value, this.slots[index]!.param, this.kernel);
+        this.#u64[at] = resolveFor(this.#resolvers[index]!, value, this.slots[index]!.param, this.kernel);
         return;
       case FAST_F32:
         if (typeof value === "number") {
@@ -299,6 +295,7 @@ export class ArgumentBlock {
         }
         break;
     }
+    // Only scalar slots get here, and each has a writer.
     this.#writers[index]!(this.view, this.slots[index]!.offset, value, this.slots[index]!.param, this.kernel);
   }
 }
