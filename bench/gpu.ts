@@ -115,6 +115,42 @@ interface Machine {
   gpu: string | null;
   driver: string | null;
   versions: Record<string, string | null>;
+  /** How the producers are placed on the host's CPUs, as the report says it. */
+  placement: string;
+  /** The CPU list every producer runs on (`taskset -c`), or null where they are not pinned. */
+  cpus: string | null;
+}
+
+async function readText(path: string): Promise<string | null> {
+  try {
+    return (await Deno.readTextFile(path)).trim();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Pins every producer to the CPUs of the GPU's NUMA node, where the host has more than one node: a
+ * pageable copy runs through the CPU and is slower from memory on the far node, so unpinned producers
+ * would differ by where the scheduler put them, not by what they do.
+ */
+async function placeProducers(): Promise<{ placement: string; cpus: string | null }> {
+  const busId = await probe(["nvidia-smi", "--query-gpu=pci.bus_id", "--format=csv,noheader"]);
+  // nvidia-smi says 00000000:19:00.0; sysfs names the device 0000:19:00.0, in lower case.
+  const sysfs = busId ? `/sys/bus/pci/devices/${busId.slice(-12).toLowerCase()}` : null;
+  const node = sysfs ? Number(await readText(`${sysfs}/numa_node`) ?? "-1") : -1;
+  const nodes = [...(await Array.fromAsync(Deno.readDir("/sys/devices/system/node")).catch(() => []))]
+    .filter((e) => /^node\d+$/.test(e.name)).length;
+  if (nodes < 2) return { placement: "producers not pinned (one NUMA node)", cpus: null };
+  if (node < 0) return { placement: "producers not pinned (the GPU's NUMA node is not known)", cpus: null };
+  const cpus = await readText(`/sys/devices/system/node/node${node}/cpulist`);
+  if (!cpus || (await probe(["taskset", "-c", cpus, "true"])) === null) {
+    return {
+      placement: `producers not pinned (taskset to node ${node}'s CPUs ${cpus ?? "?"} failed)`,
+      cpus: null,
+    };
+  }
+  return { placement: `producers pinned to CPUs ${cpus} (NUMA node ${node}, the GPU's)`, cpus };
 }
 
 function pythonVersion(module: string): Promise<string | null> {
@@ -132,7 +168,7 @@ async function inspectMachine(): Promise<Machine> {
     cupy: await pythonVersion("cupy"),
     torch: await pythonVersion("torch"),
   };
-  return { gpu: gpu ?? null, driver: driver ?? null, versions };
+  return { gpu: gpu ?? null, driver: driver ?? null, versions, ...await placeProducers() };
 }
 
 // ---- producers
@@ -263,9 +299,18 @@ function parseRecords(stdout: string, impls: readonly Impl[], source: string): B
   return records;
 }
 
-async function runProducer(p: Producer, timeoutS: number): Promise<[ProducerStatus, BenchRecord[]]> {
+/** `cmd` run on the CPUs `cpus` (see {@link placeProducers}), or as it is where they are null. */
+function pinned(cmd: string[], cpus: string | null): string[] {
+  return cpus === null ? cmd : ["taskset", "-c", cpus, ...cmd];
+}
+
+async function runProducer(
+  p: Producer,
+  timeoutS: number,
+  cpus: string | null,
+): Promise<[ProducerStatus, BenchRecord[]]> {
   log(`${p.name}: ${p.command.join(" ")}`);
-  const f = await run(p.command, timeoutS);
+  const f = await run(pinned(p.command, cpus), timeoutS);
   const records = parseRecords(f.stdout, p.impls, p.name);
   const status: ProducerStatus = { name: p.name, state: "ok", seconds: f.seconds, records: records.length };
   if (f.code !== 0 || f.timedOut) {
@@ -290,10 +335,10 @@ interface Starter {
   failure?: string;
 }
 
-async function timeFirstResults(starters: Starter[], timeoutS: number): Promise<void> {
+async function timeFirstResults(starters: Starter[], timeoutS: number, cpus: string | null): Promise<void> {
   for (let round = -1; round < FIRST_RESULT_RUNS; round++) { // round -1: untimed warm-up (caches, page cache)
     for (const s of starters.filter((s) => !s.failure)) {
-      const f = await run(s.command, timeoutS);
+      const f = await run(pinned(s.command, cpus), timeoutS);
       if (f.code !== 0 || f.timedOut) s.failure = `${round < 0 ? "warm-up" : `run ${round + 1}`}: ${why(f)}`;
       else if (round >= 0) s.ms.push(f.seconds * 1000);
     }
@@ -329,6 +374,7 @@ async function firstResultBlocker(p: Producer, blocker: Blocker | null): Promise
 async function firstResults(
   blockers: Map<Producer, Blocker | null>,
   timeoutS: number,
+  cpus: string | null,
 ): Promise<[ProducerStatus[], BenchRecord[]]> {
   const statuses: ProducerStatus[] = [];
   const starters: Starter[] = [];
@@ -340,7 +386,7 @@ async function firstResults(
     else starters.push({ name, impl: p.firstResult.impl, command: p.firstResult.command, ms: [] });
   }
   log(`start.first_result: ${starters.map((s) => s.name).join(", ") || "nothing to time"}`);
-  await timeFirstResults(starters, timeoutS);
+  await timeFirstResults(starters, timeoutS, cpus);
   const records: BenchRecord[] = [];
   for (const [status, recs] of starters.map(starterResult)) {
     statuses.push(status);
@@ -399,6 +445,7 @@ async function main(): Promise<number> {
   log(`log: ${logPath}`);
   const machine = await inspectMachine();
   log(`GPU: ${machine.gpu ?? "none"}, driver ${machine.driver ?? "–"}; ${JSON.stringify(machine.versions)}`);
+  log(machine.placement);
 
   const statuses: ProducerStatus[] = [];
   const records: BenchRecord[] = [];
@@ -408,17 +455,18 @@ async function main(): Promise<number> {
     blockers.set(p, blocker);
     const [status, recs]: [ProducerStatus, BenchRecord[]] = blocker
       ? [{ name: p.name, ...blocker, records: 0 }, []]
-      : await runProducer(p, opts.timeoutS);
+      : await runProducer(p, opts.timeoutS, machine.cpus);
     statuses.push(status);
     records.push(...recs);
     report(status);
   }
-  const [startStatuses, startRecords] = await firstResults(blockers, opts.timeoutS);
+  const [startStatuses, startRecords] = await firstResults(blockers, opts.timeoutS, machine.cpus);
   startStatuses.forEach(report);
   statuses.push(...startStatuses);
   records.push(...startRecords);
 
-  const results: Results = { date: new Date().toISOString(), ...machine, producers: statuses, records };
+  const { cpus: _, ...described } = machine;
+  const results: Results = { date: new Date().toISOString(), ...described, producers: statuses, records };
   const resultsPath = join(opts.out, "results.json");
   await Deno.mkdir(opts.out, { recursive: true });
   await Deno.writeTextFile(resultsPath, JSON.stringify(results, null, 2) + "\n");

@@ -35,6 +35,8 @@ export interface Results {
   gpu: string | null;
   driver: string | null;
   versions: Record<string, string | null>;
+  /** Where the producers ran on the host's CPUs (older results do not say). */
+  placement?: string;
   producers: ProducerStatus[];
   records: BenchRecord[];
 }

@@ -315,7 +315,10 @@ export function renderMarkdown(results: Results, problems: readonly string[] = [
   const versions = Object.entries(results.versions).map(([k, v]) => `${k} ${v ?? "(not found)"}`).join(", ");
   const parts = [
     "# cudeno benchmark results",
-    `${results.date} · GPU: ${results.gpu ?? "none found"} · driver: ${results.driver ?? "–"}\n\n${versions}`,
+    `${results.date} · GPU: ${results.gpu ?? "none found"} · driver: ${
+      results.driver ?? "–"
+    }\n\n${versions}` +
+    (results.placement ? `; ${results.placement}` : ""),
     ...warnings(results, index),
     ...allProblems.map((p) => `> ${p}`),
     "Each impl's cell: best sample / median (best is the lowest for ↓ figures, the highest for ↑ ones). " +
@@ -471,6 +474,7 @@ export function parseResults(text: string): { results: Results; problems: string
     gpu: raw.gpu ?? null,
     driver: raw.driver ?? null,
     versions: raw.versions ?? {},
+    ...(raw.placement ? { placement: raw.placement } : {}),
     producers: raw.producers ?? [],
     records,
   };

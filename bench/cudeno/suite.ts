@@ -40,10 +40,15 @@ async function section(name: string, fn: () => void | Promise<void>): Promise<vo
  * Times `fn` with device events around `batch` calls, `repeats` times after a warm-up: milliseconds
  * per call (bench/py/records.py's GpuTimer does the same for CuPy and PyTorch).
  */
-function eventTimes(repeats: number, fn: () => void, batch = 1, host?: number[]): number[] {
+function eventTimes(repeats: number, fn: () => void, batch = 1, host?: number[], settleMs = 0): number[] {
   const start = new cuda.Event(), end = new cuda.Event();
   fn();
   fn();
+  // Batches run untimed for settleMs first, so that the samples see the clocks of a GPU under load.
+  for (const t0 = performance.now(); performance.now() - t0 < settleMs;) {
+    for (let b = 0; b < batch; b++) fn();
+    cuda.synchronize();
+  }
   const out: number[] = [];
   for (let i = 0; i < repeats; i++) {
     start.record();
@@ -55,6 +60,12 @@ function eventTimes(repeats: number, fn: () => void, batch = 1, host?: number[])
   }
   return out;
 }
+
+/**
+ * Milliseconds of products run before a matmul's samples, as `SETTLE_S` in bench/py/records.py: a long
+ * product's clocks settle to the GPU's power limit, and every producer must be timed there.
+ */
+const SETTLE_MS = 1000;
 
 /** How many calls to queue per sample so that the host's gap before the first is lost in the total (as GpuTimer.batch_for). */
 function batchFor(fn: () => void, ms = 10): number {
@@ -307,7 +318,7 @@ await section("matmul", () => {
       const c = ga.empty([size, size], dtype);
       const product = () => ga.matmul(a, b, { out: c });
       const host: number[] = [];
-      const ms = eventTimes(10, product, batchFor(product), host);
+      const ms = eventTimes(10, product, batchFor(product), host, SETTLE_MS);
       const flops = 2 * size ** 3;
       const figure = `matmul.${dtype === "float32" ? "f32" : "bf16"}.${size}`;
       emit({
@@ -428,11 +439,17 @@ await section("jit", () => {
   };
   timed(viaLaunch);
   timed(viaFn);
-  // Interleaved, so both see the same machine state; the figure is the launch against its twin.
+  // Interleaved, so both see the same machine state, and in ABBA order, so neither always runs first
+  // after the other's synchronize; the figure is the launch against its twin.
   const launchSamples: number[] = [], fnSamples: number[] = [];
-  for (let s = 0; s < 6; s++) {
-    launchSamples.push(timed(viaLaunch));
-    fnSamples.push(timed(viaFn));
+  for (let s = 0; s < 8; s++) {
+    if (s % 2 === 0) {
+      launchSamples.push(timed(viaLaunch));
+      fnSamples.push(timed(viaFn));
+    } else {
+      fnSamples.push(timed(viaFn));
+      launchSamples.push(timed(viaLaunch));
+    }
   }
   emit({
     impl: "cudeno",

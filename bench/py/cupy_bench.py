@@ -14,7 +14,7 @@ from functools import partial  # noqa: E402
 
 import cupy as cp  # noqa: E402
 import numpy as np  # noqa: E402
-from records import SAMPLES, GpuTimer, calibrate, emit, gbps, host_seconds, log, require  # noqa: E402
+from records import SAMPLES, SETTLE_S, GpuTimer, calibrate, emit, gbps, host_seconds, log, require  # noqa: E402
 
 SRC = r"""
 extern "C" __global__ void empty(float *p, int n) {}
@@ -173,7 +173,7 @@ def matmul(sizes=(1024, 4096, 8192), reps=10):
         require(err < 5e-5, f"matmul.f32.{n}: relative error {err:.2e}")
         product = partial(cp.matmul, a, b, out=c)
         batch = t.batch_for(product)
-        ms = t.samples(product, reps, batch)
+        ms = t.samples(product, reps, batch, settle_s=SETTLE_S)
         note = f"cupy.matmul(out=c), TF32 off; {batch} products per sample; relative error {err:.1e}"
         record(f"matmul.f32.{n}", "TFLOP/s", "higher", [2 * n**3 / (m * 1e-3) / 1e12 for m in ms], note)
         cp.get_default_memory_pool().free_all_blocks()

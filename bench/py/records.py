@@ -10,6 +10,10 @@ import sys
 import time
 
 SAMPLES = 5
+# Seconds of products run before a matmul's samples, in every producer (cudeno's suite.ts too): the
+# GPU's clocks under a long product settle to its power limit, so a producer that ran on a cool GPU
+# would otherwise read faster than one that ran after other work.
+SETTLE_S = 1.0
 
 
 def log(*parts):
@@ -68,9 +72,15 @@ class GpuTimer:
         self.stop.synchronize()
         return self.elapsed_ms(self.start, self.stop) / batch
 
-    def samples(self, fn, reps, batch=1, warmup=2):
+    def samples(self, fn, reps, batch=1, warmup=2, settle_s=0.0):
+        """`reps` samples of `batch` calls each, after `warmup` calls and then `settle_s` seconds of
+        calls in batches, so that a long product is timed at the clocks the GPU holds under load,
+        not at those of whatever ran before it."""
         for _ in range(warmup):
             fn()
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < settle_s:
+            self.ms(fn, batch)
         return [self.ms(fn, batch) for _ in range(reps)]
 
     def batch_for(self, fn, ms=10.0):

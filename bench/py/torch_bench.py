@@ -5,7 +5,7 @@ import time
 from functools import partial
 
 import torch
-from records import SAMPLES, GpuTimer, emit, gbps, log, require
+from records import SAMPLES, SETTLE_S, GpuTimer, emit, gbps, log, require
 
 DEVICE = "cuda"
 # Set on import, before any product: float32 matmul must not quietly run as TF32.
@@ -68,7 +68,7 @@ def matmul(dtype, sizes=(1024, 4096, 8192), reps=10):
         require(err < TOLERANCE[dtype], f"{figure}: relative error {err:.2e}")
         product = partial(torch.matmul, a, b, out=c)
         batch = t.batch_for(product)
-        ms = t.samples(product, reps, batch)
+        ms = t.samples(product, reps, batch, settle_s=SETTLE_S)
         mode = "float32, TF32 off" if dtype == torch.float32 else "bfloat16"
         note = f"torch.matmul(out=c), {mode}; {batch} products per sample; relative error {err:.1e}"
         record(figure, "TFLOP/s", "higher", [2 * n**3 / (m * 1e-3) / 1e12 for m in ms], note)

@@ -11,6 +11,11 @@ import type { Backend, BackendBuffer, BackendKernel, LaunchShape } from "./backe
 import type { DType } from "../kernel/dtype.ts";
 import { tryGetEnv } from "../../ffi/load.ts";
 
+/** `name` from `source`, through the SourceModule caches, in the current context. */
+function compileFunction(source: string, name: string): ListLaunchable {
+  return new cuda.SourceModule(source).getFunction(name) as ListLaunchable;
+}
+
 /**
  * A kernel compiled for one context. It recompiles (from the disk cache) when the context was reset
  * since, so a holder never launches a function of an unloaded module.
@@ -19,7 +24,8 @@ class CudaKernel implements BackendKernel {
   readonly #source: string;
   readonly #name: string;
   readonly #context: cuda.Context;
-  #fn: ListLaunchable;
+  /** The function's launch from a list, read once per compile rather than looked up per launch. */
+  #launch: ListLaunchable[typeof launchValues];
   #generation: number;
   /** The call's values, arguments then the shape, reused by every launch. */
   readonly #call: unknown[];
@@ -29,8 +35,9 @@ class CudaKernel implements BackendKernel {
     this.#name = name;
     this.#context = context;
     this.#generation = context.generation;
-    this.#fn = new cuda.SourceModule(source).getFunction(name) as ListLaunchable;
-    this.#call = Array.from({ length: this.#fn.params.length + 1 }, () => undefined); // packed, not holey
+    const fn = compileFunction(source, name);
+    this.#launch = fn[launchValues];
+    this.#call = Array.from({ length: fn.params.length + 1 }, () => undefined); // packed, not holey
   }
 
   launch(shape: LaunchShape, args: readonly unknown[]): void {
@@ -53,10 +60,10 @@ class CudaKernel implements BackendKernel {
     const context = this.#context;
     context.setCurrent();
     if (this.#generation !== context.generation) {
-      this.#fn = new cuda.SourceModule(this.#source).getFunction(this.#name) as ListLaunchable;
+      this.#launch = compileFunction(this.#source, this.#name)[launchValues];
       this.#generation = context.generation;
     }
-    this.#fn[launchValues](values, given);
+    this.#launch(values, given);
   }
 }
 

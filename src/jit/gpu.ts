@@ -25,6 +25,29 @@ function dtypeMismatch(kernel: CompiledJitKernel, p: JitParamInfo, arg: GPUArray
   );
 }
 
+function argumentCount(kernel: CompiledJitKernel, given: number): TypeError {
+  const names = kernel.params.map((p) => p.name).join(", ");
+  return new TypeError(
+    `Cannot launch kernel "${kernel.name}": it takes ${kernel.params.length} arguments (${names}), got ${
+      Math.max(0, given)
+    }`,
+  );
+}
+
+function backendMismatch(kernel: CompiledJitKernel, backend: Backend, arg: GPUArray): TypeError {
+  return new TypeError(
+    `Cannot launch kernel "${kernel.name}": its arrays live on ${backend.device} and ${arg.backend.device}`,
+  );
+}
+
+function notAnArray(kernel: CompiledJitKernel, p: JitParamInfo, arg: unknown): TypeError {
+  return new TypeError(
+    `Cannot launch kernel "${kernel.name}": ${p.name} must be a GPUArray or a device allocation, not a ${
+      shown(arg)
+    }; copy host data with toGpu(), or run the kernel with simulate()`,
+  );
+}
+
 /** Launches JIT kernels on the array layer's backends. */
 export class BackendLauncher implements JitLauncher {
   readonly #prepared = new WeakMap<CompiledJitKernel, { run: PreparedLaunch; values: unknown[] }>();
@@ -60,13 +83,7 @@ export class BackendLauncher implements JitLauncher {
     let lastBackend: Backend | undefined;
     let lastCompiled: BackendKernel | undefined;
     return (values) => {
-      if (values.length !== n + 1) {
-        throw new TypeError(
-          `Cannot launch kernel "${kernel.name}": it takes ${n} arguments (${
-            params.map((p) => p.name).join(", ")
-          }), got ${Math.max(0, values.length - 1)}`,
-        );
-      }
+      if (values.length !== n + 1) throw argumentCount(kernel, values.length - 1);
       let backend: Backend | undefined;
       for (let i = 0; i < n; i++) {
         const arg = values[i + 1];
@@ -74,23 +91,15 @@ export class BackendLauncher implements JitLauncher {
           mapped[i] = arg;
         } else if (arg instanceof GPUArray) {
           if (arg.dtype !== dtypes[i]) throw dtypeMismatch(kernel, params[i]!, arg);
-          if (backend !== undefined && arg.backend !== backend) {
-            throw new TypeError(
-              `Cannot launch kernel "${kernel.name}": its arrays live on ${backend.device} and ${arg.backend.device}`,
-            );
+          if (arg.backend !== backend) {
+            if (backend !== undefined) throw backendMismatch(kernel, backend, arg);
+            backend = arg.backend;
           }
-          backend = arg.backend;
           mapped[i] = arg.buffer;
         } else if (arg instanceof DeviceAllocation) {
           mapped[i] = arg;
         } else {
-          throw new TypeError(
-            `Cannot launch kernel "${kernel.name}": ${
-              params[i]!.name
-            } must be a GPUArray or a device allocation, not a ${
-              shown(arg)
-            }; copy host data with toGpu(), or run the kernel with simulate()`,
-          );
+          throw notAnArray(kernel, params[i]!, arg);
         }
       }
       const target = backend ?? activeBackend();
