@@ -423,7 +423,9 @@ await section("jit", () => {
   const emptyHand = twin.getFunction("empty_hand");
   const p = ga.zeros(256);
   const one = { grid: 1, block: 32 };
-  const N = 200_000;
+  // Many short samples rather than a few long ones: a launch's host time drifts by several percent
+  // over seconds on the GPU machine, and the figure is a ratio of two medians taken side by side.
+  const N = 50_000;
   const viaLaunch = () => {
     for (let i = 0; i < N; i++) emptyJit.launch(one, p, 0);
   };
@@ -442,7 +444,7 @@ await section("jit", () => {
   // Interleaved, so both see the same machine state, and in ABBA order, so neither always runs first
   // after the other's synchronize; the figure is the launch against its twin.
   const launchSamples: number[] = [], fnSamples: number[] = [];
-  for (let s = 0; s < 8; s++) {
+  for (let s = 0; s < 40; s++) {
     if (s % 2 === 0) {
       launchSamples.push(timed(viaLaunch));
       fnSamples.push(timed(viaFn));

@@ -33,9 +33,10 @@ export interface BackendKernel {
   launch(shape: LaunchShape, args: readonly unknown[]): void;
   /**
    * Queues the kernel from one list: the arguments, then the {@link LaunchShape}. For callers that
-   * keep such a list between launches (the JIT), so nothing is copied.
+   * keep such a list between launches (the JIT), so nothing is copied. The list is read during the
+   * call and not kept.
    */
-  launchList(values: readonly unknown[]): void;
+  launchList(values: unknown[]): void;
 }
 
 /** The name of a backend. */

@@ -52,11 +52,11 @@ class CudaKernel implements BackendKernel {
     }
   }
 
-  launchList(values: readonly unknown[]): void {
+  launchList(values: unknown[]): void {
     this.#launchFrom(values, values.length);
   }
 
-  #launchFrom(values: readonly unknown[], given: number): void {
+  #launchFrom(values: unknown[], given: number): void {
     const context = this.#context;
     context.setCurrent();
     if (this.#generation !== context.generation) {

@@ -25,7 +25,7 @@ class OpenCLKernel implements BackendKernel {
     this.#launchFrom(shape, args, args.length);
   }
 
-  launchList(values: readonly unknown[]): void {
+  launchList(values: unknown[]): void {
     this.#launchFrom(values[values.length - 1] as LaunchShape, values, values.length - 1);
   }
 

@@ -61,7 +61,7 @@ export class BackendLauncher implements JitLauncher {
     }
     const values = known.values;
     values.length = 0;
-    values.push(config, ...args);
+    values.push(...args, config);
     try {
       known.run(values);
     } finally {
@@ -70,35 +70,32 @@ export class BackendLauncher implements JitLauncher {
   }
 
   /**
-   * The launch of one kernel, keeping what it needs between launches: its compilations by backend,
-   * the last one used, and one list for the mapped arguments, so a launch allocates nothing.
+   * The launch of one kernel, keeping what it needs between launches: its compilations by backend and
+   * the last one used. It maps arrays to their buffers in the kernel's own list and launches from that
+   * list, so a launch allocates nothing and copies nothing.
    */
   prepare(kernel: CompiledJitKernel): PreparedLaunch {
     const params = kernel.params;
     const n = params.length;
     const isArray = params.map((p) => p.array), dtypes = params.map((p) => p.dtype);
     const byBackend = new Map<Backend, BackendKernel>();
-    // The mapped arguments, then the launch shape: the list the backend kernel launches from.
-    const mapped: unknown[] = Array.from({ length: n + 1 }, () => undefined); // packed, not holey
     let lastBackend: Backend | undefined;
     let lastCompiled: BackendKernel | undefined;
+    // `values`: the arguments, then the launch shape, the list the backend kernel launches from.
     return (values) => {
       if (values.length !== n + 1) throw argumentCount(kernel, values.length - 1);
       let backend: Backend | undefined;
       for (let i = 0; i < n; i++) {
-        const arg = values[i + 1];
-        if (!isArray[i]) {
-          mapped[i] = arg;
-        } else if (arg instanceof GPUArray) {
+        if (!isArray[i]) continue;
+        const arg = values[i];
+        if (arg instanceof GPUArray) {
           if (arg.dtype !== dtypes[i]) throw dtypeMismatch(kernel, params[i]!, arg);
           if (arg.backend !== backend) {
             if (backend !== undefined) throw backendMismatch(kernel, backend, arg);
             backend = arg.backend;
           }
-          mapped[i] = arg.buffer;
-        } else if (arg instanceof DeviceAllocation) {
-          mapped[i] = arg;
-        } else {
+          values[i] = arg.buffer;
+        } else if (!(arg instanceof DeviceAllocation)) {
           throw notAnArray(kernel, params[i]!, arg);
         }
       }
@@ -113,13 +110,7 @@ export class BackendLauncher implements JitLauncher {
         lastBackend = target;
         lastCompiled = compiled;
       }
-      mapped[n] = values[0] as LaunchShape;
-      try {
-        compiled.launchList(mapped);
-      } finally {
-        // Hold no argument past the launch, so dropped arrays stay collectable.
-        for (let i = 0; i <= n; i++) mapped[i] = undefined;
-      }
+      compiled.launchList(values);
     };
   }
 }

@@ -275,7 +275,8 @@ class Kernel implements JitKernel {
 
 /**
  * `kernel.launch(config, ...args)` for the GPU, taking its values as formal parameters (see
- * `fixedArity`) into one reused list, so a launch allocates nothing before the launcher's.
+ * `fixedArity`) into one reused list, arguments first and the config last as the core's calls hold
+ * them, so a launch allocates nothing and the launcher can hand the list on as it is.
  */
 function gpuLaunch(kernel: Kernel): (config: LaunchConfig, ...args: unknown[]) => void {
   const n = kernel.params.length;
@@ -286,36 +287,40 @@ function gpuLaunch(kernel: Kernel): (config: LaunchConfig, ...args: unknown[]) =
     if (launcher.prepare !== undefined) return launcher.prepare(kernel);
     const args: unknown[] = Array.from({ length: n }, () => undefined); // packed, not holey
     return (values) => {
-      for (let i = 0; i < n; i++) args[i] = values[i + 1];
+      for (let i = 0; i < n; i++) args[i] = values[i];
       try {
-        launcher.launch(kernel, values[0] as LaunchConfig, args);
+        launcher.launch(kernel, values[n] as LaunchConfig, args);
       } finally {
         for (let i = 0; i < n; i++) args[i] = undefined;
       }
     };
   };
-  // The values are the config, then the arguments.
   return fixedArity(n, n + 1, (values, given) => {
-    if (given !== n + 1) {
-      throw new TypeError(
-        `Cannot launch kernel "${kernel.name}": it takes a launch config and then ${n} argument${
-          n === 1 ? "" : "s"
-        } (${kernel.params.map((p) => p.name).join(", ")}), got ${Math.max(0, given - 1)}`,
-      );
-    }
+    if (given !== n + 1) throw launchArity(kernel, given);
     const launcher = jitLauncher();
-    if (launcher === undefined) {
-      throw new Error(
-        `Cannot launch kernel "${kernel.name}": no GPU launcher is registered: call setJitLauncher() with the CUDA or ` +
-          "OpenCL back end's launcher, or simulate with jit(signature, fn, { simulate: true }) or CUDENO_JIT_SIMULATE=1",
-      );
-    }
     if (launcher !== preparedBy || prepared === undefined) {
+      if (launcher === undefined) throw noLauncher(kernel);
       prepared = prepare(launcher);
       preparedBy = launcher;
     }
     prepared(values);
-  });
+  }, { firstLast: true });
+}
+
+function launchArity(kernel: Kernel, given: number): TypeError {
+  const n = kernel.params.length;
+  return new TypeError(
+    `Cannot launch kernel "${kernel.name}": it takes a launch config and then ${n} argument${
+      n === 1 ? "" : "s"
+    } (${kernel.params.map((p) => p.name).join(", ")}), got ${Math.max(0, given - 1)}`,
+  );
+}
+
+function noLauncher(kernel: Kernel): Error {
+  return new Error(
+    `Cannot launch kernel "${kernel.name}": no GPU launcher is registered: call setJitLauncher() with the CUDA or ` +
+      "OpenCL back end's launcher, or simulate with jit(signature, fn, { simulate: true }) or CUDENO_JIT_SIMULATE=1",
+  );
 }
 
 /**

@@ -84,8 +84,10 @@ export interface JitLauncher {
 }
 
 /**
- * One kernel's launch from {@link JitLauncher.prepare}: `values` holds the launch config and then the
- * arguments in parameter order. It is reused by the next launch: read it during the call, do not keep it.
+ * One kernel's launch from {@link JitLauncher.prepare}: `values` holds the arguments in parameter order
+ * and then the launch config (the order of the core's kernel calls). The list is the kernel's own,
+ * reused by the next launch and cleared after each: the launch may overwrite its entries during the
+ * call (to map arrays to buffers in place), and must not keep it.
  *
  * @example
  * ```ts
@@ -94,12 +96,12 @@ export interface JitLauncher {
  *   launch: () => {},
  *   prepare(kernel): PreparedLaunch {
  *     let launches = 0;
- *     return (values) => console.log(kernel.name, "launch", ++launches, "with", values.length - 1, "arguments");
+ *     return (values) => console.log(kernel.name, "launch", ++launches, "config", values[values.length - 1]);
  *   },
  * };
  * ```
  */
-export type PreparedLaunch = (values: readonly unknown[]) => void;
+export type PreparedLaunch = (values: unknown[]) => void;
 
 let current: JitLauncher | undefined;
 

@@ -246,7 +246,7 @@ Deno.test("launch() hands the kernel, configuration and arguments to the registe
   }
 });
 
-Deno.test("a launcher's prepare() is asked once per kernel and then gets the config and arguments", () => {
+Deno.test("a launcher's prepare() is asked once per kernel and then gets the arguments and the config", () => {
   const prepared: string[] = [];
   const seen: unknown[][] = [];
   const launcher: JitLauncher = {
@@ -265,7 +265,7 @@ Deno.test("a launcher's prepare() is asked once per kernel and then gets the con
     k.launch({ grid: 1, block: 1 }, arr, 1);
     k.launch({ grid: 2, block: 1 }, arr, 2);
     assert.deepEqual(prepared, ["prepared_once"]);
-    assert.deepEqual(seen, [[{ grid: 1, block: 1 }, arr, 1], [{ grid: 2, block: 1 }, arr, 2]]);
+    assert.deepEqual(seen, [[arr, 1, { grid: 1, block: 1 }], [arr, 2, { grid: 2, block: 1 }]]);
     const byOther: unknown[][] = [];
     setJitLauncher({ launch: (_k, config, args) => void byOther.push([config, ...args]) });
     k.launch({ grid: 3, block: 1 }, arr, 3);
