@@ -6,7 +6,7 @@
  * @module
  */
 
-import { activeBackend, type Backend, type BackendKernel, type LaunchShape } from "../array/backend.ts";
+import { activeBackend, type Backend, type BackendKernel } from "../array/backend.ts";
 import { GPUArray } from "../array/gpuarray.ts";
 import { DeviceAllocation } from "../cuda/memory.ts";
 import type { CompiledJitKernel, JitLauncher, JitParamInfo, PreparedLaunch } from "./launcher.ts";
