@@ -139,8 +139,8 @@ async function placeProducers(): Promise<{ placement: string; cpus: string | nul
   // nvidia-smi says 00000000:19:00.0; sysfs names the device 0000:19:00.0, in lower case.
   const sysfs = busId ? `/sys/bus/pci/devices/${busId.slice(-12).toLowerCase()}` : null;
   const node = sysfs ? Number(await readText(`${sysfs}/numa_node`) ?? "-1") : -1;
-  const nodes = [...(await Array.fromAsync(Deno.readDir("/sys/devices/system/node")).catch(() => []))]
-    .filter((e) => /^node\d+$/.test(e.name)).length;
+  const entries = await Array.fromAsync(Deno.readDir("/sys/devices/system/node")).catch(() => []);
+  const nodes = entries.filter((e) => /^node\d+$/.test(e.name)).length;
   if (nodes < 2) return { placement: "producers not pinned (one NUMA node)", cpus: null };
   if (node < 0) return { placement: "producers not pinned (the GPU's NUMA node is not known)", cpus: null };
   const cpus = await readText(`/sys/devices/system/node/node${node}/cpulist`);
