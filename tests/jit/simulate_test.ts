@@ -202,21 +202,38 @@ Deno.test("simulate() rejects a malformed launch configuration", () => {
   );
 });
 
+/** Runs `body` with `launcher` registered (given the one it replaced), restoring that one either way. */
+function withLauncher(
+  launcher: JitLauncher | undefined,
+  body: (previous: JitLauncher | undefined) => void,
+): void {
+  const previous = setJitLauncher(launcher);
+  try {
+    body(previous);
+  } finally {
+    setJitLauncher(previous);
+  }
+}
+
+/** A GPU-first kernel `(a: f32[], n: i32)` that stores `n` in `a[0]`. */
+function storeKernel(name: string) {
+  return jit({ a: "f32[]", n: "i32" }, (a, n) => {
+    a[0] = n;
+  }, { name, simulate: false });
+}
+
 Deno.test("launch() with the launcher unregistered says how to get one", () => {
   const k = jit({ a: "f32[]" }, (a) => {
     a[0] = 1;
   }, { name: "gpu", simulate: false });
   assert.equal(k.simulated, false);
-  const previous = setJitLauncher(undefined);
-  try {
+  withLauncher(undefined, () => {
     assert.throws(() => k.launch({ grid: 1, block: 1 }, new Float32Array(1)), {
       name: "Error",
       message:
         /^Cannot launch kernel "gpu": no GPU launcher is registered: call setJitLauncher\(\) .* \{ simulate: true \}\) or CUDENO_JIT_SIMULATE=1$/,
     });
-  } finally {
-    setJitLauncher(previous);
-  }
+  });
 });
 
 Deno.test("launch() hands the kernel, configuration and arguments to the registered launcher", () => {
@@ -224,11 +241,8 @@ Deno.test("launch() hands the kernel, configuration and arguments to the registe
   const launcher: JitLauncher = {
     launch: (kernel, config, args) => void calls.push([kernel, config, [...args]]),
   };
-  const previous = setJitLauncher(launcher);
-  try {
-    const k = jit({ a: "f32[]", n: "i32" }, (a, n) => {
-      a[0] = n;
-    }, { name: "handed", simulate: false });
+  withLauncher(launcher, (previous) => {
+    const k = storeKernel("handed");
     const gpuArray = { fake: true };
     k.launch({ grid: 2, block: 32 }, gpuArray, 7);
     assert.equal(calls.length, 1);
@@ -241,9 +255,7 @@ Deno.test("launch() hands the kernel, configuration and arguments to the registe
     });
     assert.equal(calls.length, 1, "a launch with a wrong count reaches no launcher");
     assert.equal(setJitLauncher(previous), launcher);
-  } finally {
-    setJitLauncher(previous);
-  }
+  });
 });
 
 Deno.test("a launcher's prepare() is asked once per kernel and then gets the arguments and the config", () => {
@@ -256,11 +268,8 @@ Deno.test("a launcher's prepare() is asked once per kernel and then gets the arg
       return (values) => void seen.push([...values]);
     },
   };
-  const previous = setJitLauncher(launcher);
-  try {
-    const k = jit({ a: "f32[]", n: "i32" }, (a, n) => {
-      a[0] = n;
-    }, { name: "prepared_once", simulate: false });
+  withLauncher(launcher, () => {
+    const k = storeKernel("prepared_once");
     const arr = { fake: true };
     k.launch({ grid: 1, block: 1 }, arr, 1);
     k.launch({ grid: 2, block: 1 }, arr, 2);
@@ -270,9 +279,7 @@ Deno.test("a launcher's prepare() is asked once per kernel and then gets the arg
     setJitLauncher({ launch: (_k, config, args) => void byOther.push([config, ...args]) });
     k.launch({ grid: 3, block: 1 }, arr, 3);
     assert.deepEqual(byOther, [[{ grid: 3, block: 1 }, arr, 3]], "a newly registered launcher is used");
-  } finally {
-    setJitLauncher(previous);
-  }
+  });
 });
 
 Deno.test("a kernel made with { simulate: true } is simulation-first: launch() runs the simulator", () => {
