@@ -417,42 +417,46 @@ await section("jit", () => {
   const emptyJit = jit({ p: "f32[]", n: "i32" }, (p, n) => {
     if (n < 0) p[0] = n;
   }, { name: "empty_jit" });
-  using twin = new cuda.SourceModule(`__global__ void empty_hand(float *p, int n) {
+  const emptyC = (name: string) =>
+    `__global__ void ${name}(float *p, int n) {
     if (n < 0) p[0] = n;
-  }`);
-  const emptyHand = twin.getFunction("empty_hand");
+  }`;
+  using twin = new cuda.SourceModule(emptyC("empty_hand"));
+  using control = new cuda.SourceModule(emptyC("empty_control"));
+  const emptyHand = twin.getFunction("empty_hand"), emptyControl = control.getFunction("empty_control");
   const p = ga.zeros(256);
   const one = { grid: 1, block: 32 };
   // Many short samples rather than a few long ones: a launch's host time drifts by several percent
   // over seconds on the GPU machine, and the figure is a ratio of two medians taken side by side.
-  const N = 50_000;
-  const viaLaunch = () => {
-    for (let i = 0; i < N; i++) emptyJit.launch(one, p, 0);
-  };
+  const N = 10_000;
   const pb = p.buffer;
-  const viaFn = () => {
-    for (let i = 0; i < N; i++) emptyHand(pb, 0, one);
-  };
+  const loops = [
+    () => {
+      for (let i = 0; i < N; i++) emptyJit.launch(one, p, 0);
+    },
+    () => {
+      for (let i = 0; i < N; i++) emptyHand(pb, 0, one);
+    },
+    () => {
+      for (let i = 0; i < N; i++) emptyControl(pb, 0, one);
+    },
+  ];
   const timed = (loop: () => void): number => {
     const t = performance.now();
     loop();
     cuda.synchronize();
     return ((performance.now() - t) * 1000) / N;
   };
-  timed(viaLaunch);
-  timed(viaFn);
-  // Interleaved, so both see the same machine state, and in ABBA order, so neither always runs first
-  // after the other's synchronize; the figure is the launch against its twin.
-  const launchSamples: number[] = [], fnSamples: number[] = [];
-  for (let s = 0; s < 40; s++) {
-    if (s % 2 === 0) {
-      launchSamples.push(timed(viaLaunch));
-      fnSamples.push(timed(viaFn));
-    } else {
-      fnSamples.push(timed(viaFn));
-      launchSamples.push(timed(viaLaunch));
-    }
+  for (const loop of loops) timed(loop);
+  // Interleaved, so all three see the same machine state, and in every order in turn, so none always
+  // runs first after another's synchronize. The control is a second fn() of an identical kernel: its
+  // ratio to jit.fn.async is what this measurement cannot tell apart from equal.
+  const ORDERS = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0], [0, 2, 1], [1, 0, 2]];
+  const samples: number[][] = [[], [], []];
+  for (let s = 0; s < 240; s++) {
+    for (const k of ORDERS[s % ORDERS.length]!) samples[k]!.push(timed(loops[k]!));
   }
+  const [launchSamples, fnSamples, controlSamples] = samples as [number[], number[], number[]];
   emit({
     impl: "cudeno",
     figure: "jit.launch.async",
@@ -468,6 +472,14 @@ await section("jit", () => {
     better: "lower",
     samples: fnSamples,
     note: "fn() of the same kernel written as CUDA C, launched with the same arguments",
+  });
+  emit({
+    impl: "cudeno",
+    figure: "jit.fn.control.async",
+    unit: "us",
+    better: "lower",
+    samples: controlSamples,
+    note: "fn() of a second, identical kernel: the resolution of the jit.launch.async comparison",
   });
 });
 

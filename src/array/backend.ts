@@ -32,12 +32,22 @@ export interface BackendKernel {
   /** Queues the kernel; pointers are {@link BackendBuffer}s or GPU arrays, scalars numbers or bigints. */
   launch(shape: LaunchShape, args: readonly unknown[]): void;
   /**
-   * Queues the kernel from one list: the arguments, then the {@link LaunchShape}. For callers that
-   * keep such a list between launches (the JIT), so nothing is copied. The list is read during the
-   * call and not kept.
+   * Makes a launch from one list, the arguments then the {@link LaunchShape}, for a kernel whose
+   * parameter `i` is an array of `arrays[i]` (`undefined`: a scalar). Made once per kernel (the JIT
+   * makes one for each of its kernels) and called per launch, it allocates nothing; see
+   * {@link BoundLaunch} for what it returns.
    */
-  launchList(values: unknown[]): void;
+  bind(arrays: readonly (DType | undefined)[]): BoundLaunch;
 }
+
+/**
+ * A launch made by {@link BackendKernel.bind}: `values` holds the arguments and then the
+ * {@link LaunchShape}, and is read during the call and not kept. An array argument must be a GPU array
+ * of its parameter's element type on the kernel's backend, or one of that backend's buffers; where one
+ * is not, nothing is launched and the call returns that argument's index, so the caller can find the
+ * right backend or say what is wrong. It returns -1 when the kernel was queued.
+ */
+export type BoundLaunch = (values: unknown[]) => number;
 
 /** The name of a backend. */
 export type BackendName = "cuda" | "opencl";

@@ -6,8 +6,9 @@
  */
 
 import * as cuda from "../cuda/mod.ts";
-import { launchValues, type ListLaunchable } from "../cuda/function.ts";
-import type { Backend, BackendBuffer, BackendKernel, LaunchShape } from "./backend.ts";
+import { launchValues, type ListLaunchable, type WrittenLaunch, writtenLaunch } from "../cuda/function.ts";
+import type { Backend, BackendBuffer, BackendKernel, BoundLaunch, LaunchShape } from "./backend.ts";
+import { GPUArray } from "./gpuarray.ts";
 import type { DType } from "../kernel/dtype.ts";
 import { tryGetEnv } from "../../ffi/load.ts";
 
@@ -23,20 +24,22 @@ function compileFunction(source: string, name: string): ListLaunchable {
 class CudaKernel implements BackendKernel {
   readonly #source: string;
   readonly #name: string;
-  readonly #context: cuda.Context;
-  /** The function's launch from a list, read once per compile rather than looked up per launch. */
+  readonly #backend: CudaBackend;
+  /** The function's launch from a list, and in two halves, read once per compile. */
   #launch: ListLaunchable[typeof launchValues];
+  #written: WrittenLaunch;
   #generation: number;
   /** The call's values, arguments then the shape, reused by every launch. */
   readonly #call: unknown[];
 
-  constructor(source: string, name: string, context: cuda.Context) {
+  constructor(source: string, name: string, backend: CudaBackend) {
     this.#source = source;
     this.#name = name;
-    this.#context = context;
-    this.#generation = context.generation;
+    this.#backend = backend;
+    this.#generation = backend.context.generation;
     const fn = compileFunction(source, name);
     this.#launch = fn[launchValues];
+    this.#written = fn[writtenLaunch];
     this.#call = Array.from({ length: fn.params.length + 1 }, () => undefined); // packed, not holey
   }
 
@@ -45,25 +48,57 @@ class CudaKernel implements BackendKernel {
     for (let i = 0; i < n; i++) call[i] = args[i];
     call[n] = shape;
     try {
-      this.#launchFrom(call, n + 1);
+      this.#current();
+      this.#launch(call, n + 1);
     } finally {
       // Hold no argument past the launch, so dropped arrays stay collectable.
       for (let i = 0; i < call.length; i++) call[i] = undefined;
     }
   }
 
-  launchList(values: unknown[]): void {
-    this.#launchFrom(values, values.length);
+  bind(arrays: readonly (DType | undefined)[]): BoundLaunch {
+    const n = arrays.length, backend = this.#backend, context = backend.context;
+    const pointers = arrays.flatMap((dtype, i) => dtype === undefined ? [] : [i]);
+    const scalars = arrays.flatMap((dtype, i) => dtype === undefined ? [i] : []);
+    // Held here rather than read through this kernel each launch; renewed when the context was reset.
+    let generation = -1, block = this.#written.block, launch = this.#written.launch;
+    // The arrays' addresses go straight into the function's argument block: the element types are
+    // known here, so none goes through the core's resolving of whatever a pointer may be.
+    return (values) => {
+      context.setCurrent();
+      if (generation !== context.generation) {
+        this.#current();
+        block = this.#written.block;
+        launch = this.#written.launch;
+        generation = context.generation;
+      }
+      for (let k = 0; k < pointers.length; k++) {
+        const i = pointers[k]!, value = values[i];
+        if (value instanceof GPUArray) {
+          if (value.backend !== backend || value.dtype !== arrays[i]) return i;
+          block.writePointer(i, (value.buffer as cuda.DeviceAllocation).ptr);
+        } else if (value instanceof cuda.DeviceAllocation) {
+          block.writePointer(i, value.ptr);
+        } else {
+          return i;
+        }
+      }
+      for (let k = 0; k < scalars.length; k++) block.write(scalars[k]!, values[scalars[k]!]);
+      launch(values[n]);
+      return -1;
+    };
   }
 
-  #launchFrom(values: unknown[], given: number): void {
-    const context = this.#context;
+  /** Makes the context current, and recompiles when it was reset since the last compile. */
+  #current(): void {
+    const context = this.#backend.context;
     context.setCurrent();
     if (this.#generation !== context.generation) {
-      this.#launch = compileFunction(this.#source, this.#name)[launchValues];
+      const fn = compileFunction(this.#source, this.#name);
+      this.#launch = fn[launchValues];
+      this.#written = fn[writtenLaunch];
       this.#generation = context.generation;
     }
-    this.#launch(values, given);
   }
 }
 
@@ -124,7 +159,7 @@ export class CudaBackend implements Backend {
     let k = this.#kernels.get(key);
     if (k === undefined) {
       this.context.setCurrent();
-      k = new CudaKernel(source, name, this.context);
+      k = new CudaKernel(source, name, this);
       this.#kernels.set(key, k);
     }
     return k;

@@ -6,18 +6,21 @@
  */
 
 import * as cl from "../opencl/mod.ts";
-import type { Backend, BackendBuffer, BackendKernel, LaunchShape } from "./backend.ts";
+import type { Backend, BackendBuffer, BackendKernel, BoundLaunch, LaunchShape } from "./backend.ts";
+import { GPUArray } from "./gpuarray.ts";
 import type { DType } from "../kernel/dtype.ts";
 
 class OpenCLKernel implements BackendKernel {
   readonly #kernel: cl.Kernel;
   readonly #queue: cl.CommandQueue;
+  readonly #backend: OpenCLBackend;
   /** The call's values, queue, sizes and arguments, reused by every launch (passed with `Reflect.apply`). */
   readonly #call: unknown[];
 
-  constructor(kernel: cl.Kernel, queue: cl.CommandQueue) {
+  constructor(kernel: cl.Kernel, backend: OpenCLBackend) {
     this.#kernel = kernel;
-    this.#queue = queue;
+    this.#queue = backend.queue;
+    this.#backend = backend;
     this.#call = Array.from({ length: kernel.params.length + 3 }, () => undefined);
   }
 
@@ -25,8 +28,22 @@ class OpenCLKernel implements BackendKernel {
     this.#launchFrom(shape, args, args.length);
   }
 
-  launchList(values: unknown[]): void {
-    this.#launchFrom(values[values.length - 1] as LaunchShape, values, values.length - 1);
+  bind(arrays: readonly (DType | undefined)[]): BoundLaunch {
+    const n = arrays.length, backend = this.#backend;
+    return (values) => {
+      // Every array is checked before any is mapped, so a refused list is left as it was given.
+      for (let i = 0; i < n; i++) {
+        const dtype = arrays[i], value = values[i];
+        if (dtype === undefined || value instanceof cl.Buffer) continue;
+        if (!(value instanceof GPUArray) || value.backend !== backend || value.dtype !== dtype) return i;
+      }
+      for (let i = 0; i < n; i++) {
+        const value = values[i];
+        if (arrays[i] !== undefined && value instanceof GPUArray) values[i] = value.buffer;
+      }
+      this.#launchFrom(values[n] as LaunchShape, values, n);
+      return -1;
+    };
   }
 
   /** Queues with the first `n` of `args`: work-items are blocks × threads per block, per dimension. */
@@ -114,7 +131,7 @@ export class OpenCLBackend implements Backend {
     if (k === undefined) {
       // NumPy's results need IEEE division and square roots; some drivers (NVIDIA's) default to faster ones.
       const program = new cl.Program(this.context, source).build(["-cl-fp32-correctly-rounded-divide-sqrt"]);
-      k = new OpenCLKernel(program.getKernel(name), this.queue);
+      k = new OpenCLKernel(program.getKernel(name), this);
       this.#kernels.set(key, k);
     }
     return k;

@@ -85,10 +85,27 @@ export interface KernelFunction {
  */
 export const launchValues: unique symbol = Symbol("cudeno.launchValues");
 
-/** What every {@link KernelFunction} is inside cudeno: also launchable from a list. */
+/**
+ * The key of a function's launch in two halves, `fn[writtenLaunch]`: its {@link ArgumentBlock}, into
+ * which a caller that knows the argument types (the JIT) writes them itself, and the launch of what
+ * the block holds. The caller writes every argument before each launch.
+ */
+export const writtenLaunch: unique symbol = Symbol("cudeno.writtenLaunch");
+
+/** A function's argument block and the launch of what it holds (see {@link writtenLaunch}). */
+export interface WrittenLaunch {
+  /** The kernel's argument block: write each argument with `write(i, value)` or `writePointer(i, address)`. */
+  readonly block: ArgumentBlock;
+  /** Checks `config` (as fn() does) and launches the kernel with the arguments in {@link block}. */
+  readonly launch: (config: unknown) => void;
+}
+
+/** What every {@link KernelFunction} is inside cudeno: also launchable from a list, or in two halves. */
 export interface ListLaunchable extends KernelFunction {
   /** Launches with the arguments and then the config in one list (`given`: how many it holds). */
   readonly [launchValues]: ArgumentsFinish<void>;
+  /** The argument block and the launch of what it holds. */
+  readonly [writtenLaunch]: WrittenLaunch;
 }
 
 /** What a function needs from its module: whether it is still loaded, and its context. */
@@ -162,6 +179,18 @@ function checkHostDtype(arg: HostArgument, param: KernelParam, kernel: string): 
   }
 }
 
+/** The error for a launch config that is not an object with a block. */
+function badConfig(name: string, config: unknown): TypeError {
+  const what = config === null
+    ? "null"
+    : typeof config === "object"
+    ? "an object without block"
+    : typeof config;
+  return new TypeError(
+    `Cannot launch ${name}(): its launch config must be an object such as { block: 256, grid: 1 }, not ${what}`,
+  );
+}
+
 /** Builds the callable for one kernel. */
 export function makeKernelFunction(
   handle: Deno.PointerObject,
@@ -189,21 +218,14 @@ export function makeKernelFunction(
   const count = params.length;
   let dynamicLimit = maxShared;
   let lastGrid = -1, lastBlock = -1;
-  const launch: ArgumentsFinish<void> = (values, given) => {
-    const config = values[count];
-    if (given !== count + 1 || typeof config !== "object" || config === null || !("block" in config)) {
-      throw new TypeError(
-        `Cannot launch ${name}(): it takes ${count} argument${count === 1 ? "" : "s"} (${
-          params.map((p) => p.name).join(", ")
-        }) and then a launch config such as { block: 256, grid: 1 }; got ${given} value${
-          given === 1 ? "" : "s"
-        }`,
-      );
-    }
-    const c = config as LaunchConfig;
-    let shared: number, stream: Deno.PointerValue;
+  // The launch once the block holds this launch's arguments: shared by fn() and the JIT's typed writes.
+  const launchWritten = (config: unknown): void => {
+    let shared: number, stream: Deno.PointerValue, c: LaunchConfig;
     try {
-      for (let i = 0; i < count; i++) block.write(i, values[i]);
+      if (typeof config !== "object" || config === null || !("block" in config)) {
+        throw badConfig(name, config);
+      }
+      c = config as LaunchConfig;
       owner.checkLoaded(name);
       const grid = c.grid, blk = c.block;
       // A launch with the same grid and block numbers as the last one skips re-validating them.
@@ -243,6 +265,24 @@ export function makeKernelFunction(
     if (staged.length > 0) HostArgument.complete(staged, c.stream, code === 0);
     if (code !== 0) throw new CudaError(code, "cuLaunchKernel", ` (kernel ${name})`);
   };
+  const launch: ArgumentsFinish<void> = (values, given) => {
+    if (given !== count + 1) {
+      throw new TypeError(
+        `Cannot launch ${name}(): it takes ${count} argument${count === 1 ? "" : "s"} (${
+          params.map((p) => p.name).join(", ")
+        }) and then a launch config such as { block: 256, grid: 1 }; got ${given} value${
+          given === 1 ? "" : "s"
+        }`,
+      );
+    }
+    try {
+      for (let i = 0; i < count; i++) block.write(i, values[i]);
+    } catch (e) {
+      if (staged.length > 0) HostArgument.complete(staged, undefined, false);
+      throw e;
+    }
+    launchWritten(values[count]);
+  };
   const call = fixedArity(count, count + 1, launch);
   const attributes = readAttributes(handle);
   return withProperties(call, {
@@ -251,6 +291,7 @@ export function makeKernelFunction(
     attributes,
     unsafeHandle: handle,
     [launchValues]: launch,
+    [writtenLaunch]: Object.freeze({ block, launch: launchWritten }),
     setMaxDynamicSharedMemory(bytes: number) {
       const code = lib.cuFuncSetAttribute(handle, MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
       if (code !== 0) throw new CudaError(code, "cuFuncSetAttribute", ` (kernel ${name}, ${bytes} bytes)`);

@@ -6,9 +6,10 @@
  * @module
  */
 
-import { activeBackend, type Backend, type BackendKernel } from "../array/backend.ts";
+import { activeBackend, type Backend, type BoundLaunch } from "../array/backend.ts";
 import { GPUArray } from "../array/gpuarray.ts";
 import { DeviceAllocation } from "../cuda/memory.ts";
+import { Buffer as CLBuffer } from "../opencl/buffer.ts";
 import type { CompiledJitKernel, JitLauncher, JitParamInfo, PreparedLaunch } from "./launcher.ts";
 import type { LaunchConfig } from "./config.ts";
 
@@ -42,9 +43,22 @@ function backendMismatch(kernel: CompiledJitKernel, backend: Backend, arg: GPUAr
 
 function notAnArray(kernel: CompiledJitKernel, p: JitParamInfo, arg: unknown): TypeError {
   return new TypeError(
-    `Cannot launch kernel "${kernel.name}": ${p.name} must be a GPUArray or a device allocation, not a ${
+    `Cannot launch kernel "${kernel.name}": ${p.name} must be a GPUArray or a device buffer (a DeviceAllocation or an OpenCL Buffer), not a ${
       shown(arg)
     }; copy host data with toGpu(), or run the kernel with simulate()`,
+  );
+}
+
+function foreignBuffer(
+  kernel: CompiledJitKernel,
+  p: JitParamInfo,
+  arg: unknown,
+  backend: Backend,
+): TypeError {
+  return new TypeError(
+    `Cannot launch kernel "${kernel.name}": ${p.name} is a ${
+      shown(arg)
+    } of another backend than ${backend.device}, where it runs; pass GPU arrays, or buffers of the backend in use`,
   );
 }
 
@@ -70,47 +84,51 @@ export class BackendLauncher implements JitLauncher {
   }
 
   /**
-   * The launch of one kernel, keeping what it needs between launches: its compilations by backend and
-   * the last one used. It maps arrays to their buffers in the kernel's own list and launches from that
-   * list, so a launch allocates nothing and copies nothing.
+   * The launch of one kernel, keeping what it needs between launches: a bound launch per backend
+   * (`BackendKernel.bind()`, which writes the arrays' addresses straight into the compiled kernel's
+   * arguments) and the last one used, tried first. Only a launch that one refuses (the first, or one
+   * with arrays of another backend) looks for the backend, or says what is wrong.
    */
   prepare(kernel: CompiledJitKernel): PreparedLaunch {
     const params = kernel.params;
     const n = params.length;
-    const isArray = params.map((p) => p.array), dtypes = params.map((p) => p.dtype);
-    const byBackend = new Map<Backend, BackendKernel>();
+    const arrays = params.map((p) => p.array ? p.dtype : undefined);
+    const hasArrays = params.some((p) => p.array);
+    const byBackend = new Map<Backend, BoundLaunch>();
     let lastBackend: Backend | undefined;
-    let lastCompiled: BackendKernel | undefined;
-    // `values`: the arguments, then the launch shape, the list the backend kernel launches from.
+    let last: BoundLaunch | undefined;
+    // `values`: the arguments, then the launch shape.
     return (values) => {
       if (values.length !== n + 1) throw argumentCount(kernel, values.length - 1);
-      let backend: Backend | undefined;
-      for (let i = 0; i < n; i++) {
-        if (!isArray[i]) continue;
-        const arg = values[i];
-        if (arg instanceof GPUArray) {
-          if (arg.dtype !== dtypes[i]) throw dtypeMismatch(kernel, params[i]!, arg);
-          if (arg.backend !== backend) {
-            if (backend !== undefined) throw backendMismatch(kernel, backend, arg);
-            backend = arg.backend;
-          }
-          values[i] = arg.buffer;
-        } else if (!(arg instanceof DeviceAllocation)) {
-          throw notAnArray(kernel, params[i]!, arg);
-        }
+      // A kernel with no arrays runs on the backend in use, which may have changed since.
+      if (last !== undefined && (hasArrays || activeBackend() === lastBackend) && last(values) === -1) return;
+      const target = backendOf(kernel, values) ?? activeBackend();
+      let bound = byBackend.get(target);
+      if (bound === undefined) {
+        bound = target.kernel(kernel.source(target.dialect), kernel.name).bind(arrays);
+        byBackend.set(target, bound);
       }
-      const target = backend ?? activeBackend();
-      let compiled = lastCompiled;
-      if (target !== lastBackend || compiled === undefined) {
-        compiled = byBackend.get(target);
-        if (compiled === undefined) {
-          compiled = target.kernel(kernel.source(target.dialect), kernel.name);
-          byBackend.set(target, compiled);
-        }
-        lastBackend = target;
-        lastCompiled = compiled;
-      }
-      compiled.launchList(values);
+      lastBackend = target;
+      last = bound;
+      const refused = bound(values);
+      if (refused !== -1) throw foreignBuffer(kernel, params[refused]!, values[refused], target);
     };
   }
+}
+
+/** The backend of the kernel's array arguments (undefined when all are buffers), checking each. */
+function backendOf(kernel: CompiledJitKernel, values: readonly unknown[]): Backend | undefined {
+  let backend: Backend | undefined;
+  kernel.params.forEach((p, i) => {
+    if (!p.array) return;
+    const arg = values[i];
+    if (arg instanceof GPUArray) {
+      if (arg.dtype !== p.dtype) throw dtypeMismatch(kernel, p, arg);
+      if (backend !== undefined && arg.backend !== backend) throw backendMismatch(kernel, backend, arg);
+      backend = arg.backend;
+    } else if (!(arg instanceof DeviceAllocation) && !(arg instanceof CLBuffer)) {
+      throw notAnArray(kernel, p, arg);
+    }
+  });
+  return backend;
 }

@@ -144,11 +144,12 @@ function resolveFor(resolve: PointerResolver, value: unknown, param: KernelParam
 /** How a parameter is passed. */
 export type SlotKind = "pointer" | "scalar" | "local";
 
-const FAST_NONE = 0, FAST_POINTER = 1, FAST_F32 = 2, FAST_F64 = 3, FAST_I32 = 4, FAST_U32 = 5;
+const FAST_NONE = 0, FAST_POINTER = 1, FAST_F32 = 2, FAST_F64 = 3, FAST_I32 = 4, FAST_U32 = 5, FAST_LOCAL = 6;
 
 /** How {@link ArgumentBlock.write} writes a slot without calling its writer. */
 function fastKind(slot: ArgumentSlot): number {
-  if (slot.kind !== "scalar") return FAST_POINTER; // a pointer, or a __local size: 64 bits from its resolver
+  if (slot.kind === "pointer") return FAST_POINTER;
+  if (slot.kind === "local") return FAST_LOCAL; // a __local size: 64 bits from its resolver, as a pointer
   const dtype = slot.param.dtype;
   if (dtype === "float32") return FAST_F32;
   if (dtype === "float64") return FAST_F64;
@@ -267,6 +268,7 @@ export class ArgumentBlock {
     const at = this.#at[index]!;
     switch (this.#fast[index]) {
       case FAST_POINTER:
+      case FAST_LOCAL:
         // Resolved once (resolving may stage a host array): a failure throws from here.
         this.#u64[at] = resolveFor(this.#resolvers[index]!, value, this.slots[index]!.param, this.kernel);
         return;
@@ -298,6 +300,33 @@ export class ArgumentBlock {
     // Only scalar slots get here, and each has a writer.
     this.#writers[index]!(this.view, this.slots[index]!.offset, value, this.slots[index]!.param, this.kernel);
   }
+
+  /**
+   * Writes a device address to pointer argument `index`, for callers that resolved it themselves.
+   *
+   * @example
+   * ```ts
+   * import { ArgumentBlock, parseParameterList } from "@cudeno/cudeno/cuda";
+   * const block = new ArgumentBlock("scale", parseParameterList("float *x, int n", "cuda"), () => 0n);
+   * block.writePointer(0, 0x7f0000000000n);
+   * console.log(block.view.getBigUint64(0, true).toString(16)); // 7f0000000000
+   * ```
+   *
+   * @throws {TypeError} when argument `index` is not a pointer.
+   */
+  writePointer(index: number, address: bigint): void {
+    if (this.#fast[index] !== FAST_POINTER) throw notAPointer(this, index);
+    this.#u64[this.#at[index]!] = address;
+  }
+}
+
+function notAPointer(block: ArgumentBlock, index: number): TypeError {
+  const slot = block.slots[index];
+  return new TypeError(
+    slot === undefined
+      ? `Cannot write argument ${index + 1} of ${block.kernel}(): it has ${block.slots.length} parameters`
+      : `Cannot write an address to ${describe(slot.param, block.kernel)}: it is not a pointer`,
+  );
 }
 
 /** The value given for an OpenCL `__local` parameter: the number of bytes to reserve per work-group. */

@@ -303,6 +303,14 @@ cudaTest("a launch with the wrong count or types is a TypeError naming the param
     message: /it takes 3 arguments \(x, a, n\) and then a launch config/,
   });
   assert.throws(() => scale(x, 2, 16), { name: "TypeError", message: /launch config/ });
+  assert.throws(() => scale(x, 2, 16, 256), {
+    name: "TypeError",
+    message: /scale\(\): its launch config must be an object such as \{ block: 256, grid: 1 \}, not number/,
+  });
+  assert.throws(() => scale(x, 2, 16, { grid: 1 }), {
+    name: "TypeError",
+    message: /not an object without block/,
+  });
   assert.throws(() => scale(x, 2, 1.5, { block: 16 }), {
     name: "TypeError",
     message: /parameter 3 \(int n\): it needs an integer/,

@@ -94,6 +94,22 @@ Deno.test("ArgumentBlock takes a LocalMemory size for an OpenCL __local paramete
   assert.throws(() => new LocalMemory(0), RangeError);
 });
 
+Deno.test("ArgumentBlock.writePointer() writes an address, and only to a pointer parameter", () => {
+  const b = block();
+  b.writePointer(0, 0x7f00_1234_5678n);
+  assert.equal(b.view.getBigUint64(0, true), 0x7f00_1234_5678n);
+  assert.throws(() => b.writePointer(4, 8n), {
+    name: "TypeError",
+    message: "Cannot write an address to k() parameter 5 (int i): it is not a pointer",
+  });
+  assert.throws(() => b.writePointer(11, 8n), { name: "TypeError", message: /it has 11 parameters/ });
+  const local = new ArgumentBlock("r", parseParameterList("__local float *tmp", "opencl"), () => 0n);
+  assert.throws(
+    () => local.writePointer(0, 8n),
+    /r\(\) parameter 1 \(__local float \* tmp\): it is not a pointer/,
+  );
+});
+
 Deno.test("toBfloat16Bits() rounds to nearest even", () => {
   assert.equal(toBfloat16Bits(1), 0x3f80);
   assert.equal(toBfloat16Bits(-2), 0xc000);
