@@ -58,8 +58,6 @@ class CudaKernel implements BackendKernel {
 
   bind(arrays: readonly (DType | undefined)[]): BoundLaunch {
     const n = arrays.length, backend = this.#backend, context = backend.context;
-    const pointers = arrays.flatMap((dtype, i) => dtype === undefined ? [] : [i]);
-    const scalars = arrays.flatMap((dtype, i) => dtype === undefined ? [i] : []);
     // Held here rather than read through this kernel each launch; renewed when the context was reset.
     let generation = -1, block = this.#written.block, launch = this.#written.launch;
     // The arrays' addresses go straight into the function's argument block: the element types are
@@ -72,10 +70,12 @@ class CudaKernel implements BackendKernel {
         launch = this.#written.launch;
         generation = context.generation;
       }
-      for (let k = 0; k < pointers.length; k++) {
-        const i = pointers[k]!, value = values[i];
-        if (value instanceof GPUArray) {
-          if (value.backend !== backend || value.dtype !== arrays[i]) return i;
+      for (let i = 0; i < n; i++) {
+        const dtype = arrays[i], value = values[i];
+        if (dtype === undefined) {
+          block.write(i, value);
+        } else if (value instanceof GPUArray) {
+          if (value.backend !== backend || value.dtype !== dtype) return i;
           block.writePointer(i, (value.buffer as cuda.DeviceAllocation).ptr);
         } else if (value instanceof cuda.DeviceAllocation) {
           block.writePointer(i, value.ptr);
@@ -83,7 +83,6 @@ class CudaKernel implements BackendKernel {
           return i;
         }
       }
-      for (let k = 0; k < scalars.length; k++) block.write(scalars[k]!, values[scalars[k]!]);
       launch(values[n]);
       return -1;
     };

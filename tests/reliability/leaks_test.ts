@@ -82,8 +82,10 @@ cudaTest(
       } MiB, cudeno ${cudenoGrowth.toFixed(1)} MiB (${where})`,
     );
     assert.ok(before - cuda.memGetInfo().free < MiB);
+    // RSS can fall while the driver alone runs (the allocator hands back an earlier phase's pages):
+    // that is no negative cost of the driver, so the allowance starts from zero, never below it.
     assert.ok(
-      cudenoGrowth < driverGrowth + RSS_BOUND_MIB / 4,
+      cudenoGrowth < Math.max(0, driverGrowth) + RSS_BOUND_MIB / 4,
       `RSS grew ${cudenoGrowth.toFixed(1)} MiB through cudeno (${where}), ${
         driverGrowth.toFixed(1)
       } MiB through the driver alone`,
