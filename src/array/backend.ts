@@ -34,20 +34,26 @@ export interface BackendKernel {
   /**
    * Makes a launch from one list, the arguments then the {@link LaunchShape}, for a kernel whose
    * parameter `i` is an array of `arrays[i]` (`undefined`: a scalar). Made once per kernel (the JIT
-   * makes one for each of its kernels) and called per launch, it allocates nothing; see
-   * {@link BoundLaunch} for what it returns.
+   * makes one for each of its kernels) and called per launch, it allocates nothing. Where an argument
+   * does not fit (see {@link BoundLaunch}), it launches nothing and calls `refused` instead.
    */
-  bind(arrays: readonly (DType | undefined)[]): BoundLaunch;
+  bind(arrays: readonly (DType | undefined)[], refused: RefusedLaunch): BoundLaunch;
 }
 
 /**
  * A launch made by {@link BackendKernel.bind}: `values` holds the arguments and then the
  * {@link LaunchShape}, and is read during the call and not kept. An array argument must be a GPU array
  * of its parameter's element type on the kernel's backend, or one of that backend's buffers; where one
- * is not, nothing is launched and the call returns that argument's index, so the caller can find the
- * right backend or say what is wrong. It returns -1 when the kernel was queued.
+ * is not, nothing is launched and the bound launch calls its {@link RefusedLaunch} instead, which can
+ * find the right backend or say what is wrong.
  */
-export type BoundLaunch = (values: unknown[]) => number;
+export type BoundLaunch = (values: unknown[]) => void;
+
+/**
+ * What a {@link BoundLaunch} calls in place of launching: the same `values`, and the index of the
+ * first argument that does not fit.
+ */
+export type RefusedLaunch = (values: unknown[], index: number) => void;
 
 /** The name of a backend. */
 export type BackendName = "cuda" | "opencl";

@@ -7,8 +7,16 @@
 
 import * as cuda from "../cuda/mod.ts";
 import { launchValues, type ListLaunchable, type WrittenLaunch, writtenLaunch } from "../cuda/function.ts";
-import type { Backend, BackendBuffer, BackendKernel, BoundLaunch, LaunchShape } from "./backend.ts";
-import { GPUArray } from "./gpuarray.ts";
+import type {
+  Backend,
+  BackendBuffer,
+  BackendKernel,
+  BoundLaunch,
+  LaunchShape,
+  RefusedLaunch,
+} from "./backend.ts";
+import { GPUArray, unsafeBufferOf } from "./gpuarray.ts";
+import { liveAddress } from "../cuda/memory.ts";
 import type { DType } from "../kernel/dtype.ts";
 import { tryGetEnv } from "../../ffi/load.ts";
 
@@ -56,7 +64,7 @@ class CudaKernel implements BackendKernel {
     }
   }
 
-  bind(arrays: readonly (DType | undefined)[]): BoundLaunch {
+  bind(arrays: readonly (DType | undefined)[], refused: RefusedLaunch): BoundLaunch {
     const n = arrays.length, backend = this.#backend, context = backend.context;
     // Held here rather than read through this kernel each launch; renewed when the context was reset.
     let generation = -1, block = this.#written.block, launch = this.#written.launch;
@@ -75,16 +83,17 @@ class CudaKernel implements BackendKernel {
         if (dtype === undefined) {
           block.write(i, value);
         } else if (value instanceof GPUArray) {
-          if (value.backend !== backend || value.dtype !== dtype) return i;
-          block.writePointer(i, (value.buffer as cuda.DeviceAllocation).ptr);
+          if (value.backend !== backend || value.dtype !== dtype) return refused(values, i);
+          // One check of the memory; when it is gone, the array's getter throws the array's own error.
+          const address = liveAddress(unsafeBufferOf(value) as cuda.DeviceAllocation);
+          block.writePointer(i, address ?? (value.buffer as cuda.DeviceAllocation).ptr);
         } else if (value instanceof cuda.DeviceAllocation) {
           block.writePointer(i, value.ptr);
         } else {
-          return i;
+          return refused(values, i);
         }
       }
       launch(values[n]);
-      return -1;
     };
   }
 

@@ -15,12 +15,26 @@ import type { Operand, OpOptions } from "./ops.ts";
 /** A shape: a number for 1-D, or the extent of each dimension. */
 export type Shape = number | readonly number[];
 
-/** The memory of one or more arrays (views made by `reshape` share it). */
-class Storage {
+/** The memory a view made by `reshape` shares with its array: a token no caller outside can make. */
+class Shared {
   readonly buffer: BackendBuffer;
   constructor(buffer: BackendBuffer) {
     this.buffer = buffer;
   }
+}
+
+/**
+ * The buffer of `array` with no check that it is live, for launches that read its address through the
+ * buffer's own checks. Set by GPUArray's static block.
+ */
+let bufferOfArray: (array: GPUArray) => BackendBuffer;
+
+/**
+ * An array's buffer, unchecked: the launch paths read the device address through the buffer's own
+ * check, and ask {@link GPUArray.buffer} for the array's error only when that fails.
+ */
+export function unsafeBufferOf(array: GPUArray): BackendBuffer {
+  return bufferOfArray(array);
 }
 
 /** Normalises and checks a shape; returns it and its element count. */
@@ -69,17 +83,22 @@ export class GPUArray<D extends DType = DType> {
   readonly size: number;
   /** The backend the array lives on. */
   readonly backend: Backend;
-  readonly #storage: Storage;
+  // The buffer itself, not a holder shared with views: a launch reads it with one less object.
+  readonly #buffer: BackendBuffer;
+
+  static {
+    bufferOfArray = (array) => array.#buffer;
+  }
 
   /** Use {@link empty}, {@link toGpu} and the other constructors. */
-  constructor(backend: Backend, shape: Shape, dtype: D, storage?: Storage) {
+  constructor(backend: Backend, shape: Shape, dtype: D, shared?: Shared) {
     checkDType(dtype, backend);
     const { dims, size } = checkShape(shape);
     this.backend = backend;
     this.shape = Object.freeze(dims);
     this.dtype = dtype;
     this.size = size;
-    this.#storage = storage ?? new Storage(backend.alloc(size * DTYPES[dtype].size));
+    this.#buffer = shared?.buffer ?? backend.alloc(size * DTYPES[dtype].size);
   }
 
   /** Bytes the elements occupy. */
@@ -99,11 +118,11 @@ export class GPUArray<D extends DType = DType> {
    */
   get buffer(): BackendBuffer {
     this.#checkLive();
-    return this.#storage.buffer;
+    return this.#buffer;
   }
 
   #checkLive(): void {
-    if (this.#storage.buffer.freed) {
+    if (this.#buffer.freed) {
       throw new TypeError(
         `Cannot use a ${this.dtype} array of shape [${this.shape.join(", ")}]: it was freed`,
       );
@@ -112,7 +131,7 @@ export class GPUArray<D extends DType = DType> {
 
   /** Whether the memory was freed (by this array or a view sharing it). */
   get freed(): boolean {
-    return this.#storage.buffer.freed;
+    return this.#buffer.freed;
   }
 
   /** The device address and size, so the array can be passed to CUDA kernels and copies directly. */
@@ -190,7 +209,7 @@ export class GPUArray<D extends DType = DType> {
       );
     }
     this.#checkLive();
-    return new GPUArray(this.backend, dims, this.dtype, this.#storage);
+    return new GPUArray(this.backend, dims, this.dtype, new Shared(this.#buffer));
   }
 
   /** A copy converted to `dtype` (a copy even when the dtype is the same). */
@@ -293,7 +312,7 @@ export class GPUArray<D extends DType = DType> {
 
   /** Frees the device memory now (views sharing it are freed too). Idempotent. */
   free(): void {
-    this.#storage.buffer.free();
+    this.#buffer.free();
   }
 
   /** Same as {@link free}. */

@@ -34,6 +34,13 @@ export * as random from "./random.ts";
 export { resultType } from "./dtypes.ts";
 export { type DType, dtypeOf, DTYPES, isDType } from "../kernel/dtype.ts";
 export { ElementwiseKernel, ReductionKernel, type ReductionOptions } from "./kernels.ts";
-export type { Backend, BackendBuffer, BackendKernel, BoundLaunch, LaunchShape } from "./backend.ts";
+export type {
+  Backend,
+  BackendBuffer,
+  BackendKernel,
+  BoundLaunch,
+  LaunchShape,
+  RefusedLaunch,
+} from "./backend.ts";
 export type { DTypeInfo, HostArrayOf, TypedArray } from "../kernel/dtype.ts";
 export type { Dialect } from "../kernel/ctypes.ts";

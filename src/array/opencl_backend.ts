@@ -6,7 +6,14 @@
  */
 
 import * as cl from "../opencl/mod.ts";
-import type { Backend, BackendBuffer, BackendKernel, BoundLaunch, LaunchShape } from "./backend.ts";
+import type {
+  Backend,
+  BackendBuffer,
+  BackendKernel,
+  BoundLaunch,
+  LaunchShape,
+  RefusedLaunch,
+} from "./backend.ts";
 import { GPUArray } from "./gpuarray.ts";
 import type { DType } from "../kernel/dtype.ts";
 
@@ -28,21 +35,22 @@ class OpenCLKernel implements BackendKernel {
     this.#launchFrom(shape, args, args.length);
   }
 
-  bind(arrays: readonly (DType | undefined)[]): BoundLaunch {
+  bind(arrays: readonly (DType | undefined)[], refused: RefusedLaunch): BoundLaunch {
     const n = arrays.length, backend = this.#backend;
     return (values) => {
       // Every array is checked before any is mapped, so a refused list is left as it was given.
       for (let i = 0; i < n; i++) {
         const dtype = arrays[i], value = values[i];
         if (dtype === undefined || value instanceof cl.Buffer) continue;
-        if (!(value instanceof GPUArray) || value.backend !== backend || value.dtype !== dtype) return i;
+        if (!(value instanceof GPUArray) || value.backend !== backend || value.dtype !== dtype) {
+          return refused(values, i);
+        }
       }
       for (let i = 0; i < n; i++) {
         const value = values[i];
         if (arrays[i] !== undefined && value instanceof GPUArray) values[i] = value.buffer;
       }
       this.#launchFrom(values[n] as LaunchShape, values, n);
-      return -1;
     };
   }
 

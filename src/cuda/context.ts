@@ -90,8 +90,9 @@ export class Context {
 
   /** Makes this context current on the calling thread. */
   setCurrent(): void {
-    this.#check("setCurrent()");
+    // A released context is never current (release() clears it), so the common case checks nothing else.
     if (current === this) return;
+    this.#check("setCurrent()");
     checkCuda(driver().cuCtxSetCurrent(this.#handle), "cuCtxSetCurrent");
     current = this;
   }
@@ -197,8 +198,8 @@ export class Context {
     this.#released = true;
     quietly(() => {
       if (current === this) {
-        driver().cuCtxSetCurrent(null);
         current = undefined;
+        driver().cuCtxSetCurrent(null);
       }
       driver().cuDevicePrimaryCtxRelease_v2(this.device.unsafeHandle);
     });

@@ -48,6 +48,18 @@ function formatBytes(bytes: number | bigint): string {
   return `${n} B`;
 }
 
+/** Set by DeviceAllocation's static block: see {@link liveAddress}. */
+let addressIfLive: (allocation: DeviceAllocation) => bigint | undefined;
+
+/**
+ * The device address of `allocation`, or `undefined` when it was freed or its context was reset: the
+ * check of {@link DeviceAllocation.ptr} without its error, for launches that report the error of the
+ * array holding the memory instead.
+ */
+export function liveAddress(allocation: DeviceAllocation): bigint | undefined {
+  return addressIfLive(allocation);
+}
+
 /**
  * Memory on the device (PyCUDA's `DeviceAllocation`). Free it with `free()`, a `using` declaration,
  * or let the garbage collector return it.
@@ -66,6 +78,10 @@ export class DeviceAllocation {
   readonly #ptr: bigint;
   readonly #held: Owned<bigint>;
   #freed = false;
+
+  static {
+    addressIfLive = (a) => a.#freed || a.#held.stale ? undefined : a.#ptr;
+  }
 
   /** Use {@link memAlloc}. */
   constructor(ptr: bigint, size: number, ctx: Context) {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { activeBackend, type Backend, type BoundLaunch } from "../array/backend.ts";
+import { activeBackend, type Backend, type BoundLaunch, type RefusedLaunch } from "../array/backend.ts";
 import { GPUArray } from "../array/gpuarray.ts";
 import { DeviceAllocation } from "../cuda/memory.ts";
 import { Buffer as CLBuffer } from "../opencl/buffer.ts";
@@ -68,10 +68,13 @@ export class BackendLauncher implements JitLauncher {
 
   /** Compiles (once per kernel and backend) and launches `kernel` with GPU arrays or device buffers and scalars. */
   launch(kernel: CompiledJitKernel, config: LaunchConfig, args: readonly unknown[]): void {
+    if (args.length !== kernel.params.length) throw argumentCount(kernel, args.length);
     let known = this.#prepared.get(kernel);
     if (known === undefined) {
-      known = { run: this.prepare(kernel), values: [] };
-      this.#prepared.set(kernel, known);
+      const entry: { run: PreparedLaunch; values: unknown[] } = { run: () => {}, values: [] };
+      entry.run = this.prepare(kernel, (next) => entry.run = next);
+      this.#prepared.set(kernel, entry);
+      known = entry;
     }
     const values = known.values;
     values.length = 0;
@@ -86,33 +89,42 @@ export class BackendLauncher implements JitLauncher {
   /**
    * The launch of one kernel, keeping what it needs between launches: a bound launch per backend
    * (`BackendKernel.bind()`, which writes the arrays' addresses straight into the compiled kernel's
-   * arguments) and the last one used, tried first. Only a launch that one refuses (the first, or one
-   * with arrays of another backend) looks for the backend, or says what is wrong.
+   * arguments). The first launch finds the backend and hands its bound launch to `replace`, so later
+   * launches call it directly; one it refuses (arrays of another backend, or of the wrong type) comes
+   * back here, to find the backend or say what is wrong.
    */
-  prepare(kernel: CompiledJitKernel): PreparedLaunch {
+  prepare(kernel: CompiledJitKernel, replace: (next: PreparedLaunch) => void): PreparedLaunch {
     const params = kernel.params;
     const n = params.length;
     const arrays = params.map((p) => p.array ? p.dtype : undefined);
     const hasArrays = params.some((p) => p.array);
     const byBackend = new Map<Backend, BoundLaunch>();
-    let lastBackend: Backend | undefined;
-    let last: BoundLaunch | undefined;
+    // The backend whose bound launch this is calling: its refusal is final.
+    let calling: Backend | undefined;
+    const refusedOn = (target: Backend): RefusedLaunch => (values, i) => {
+      if (calling === target) throw foreignBuffer(kernel, params[i]!, values[i], target);
+      dispatch(values);
+    };
     // `values`: the arguments, then the launch shape.
-    return (values) => {
+    const dispatch: PreparedLaunch = (values) => {
       if (values.length !== n + 1) throw argumentCount(kernel, values.length - 1);
-      // A kernel with no arrays runs on the backend in use, which may have changed since.
-      if (last !== undefined && (hasArrays || activeBackend() === lastBackend) && last(values) === -1) return;
-      const target = backendOf(kernel, values) ?? activeBackend();
+      // A kernel with no arrays runs on the backend in use, which may change between launches, so
+      // each of its launches comes here; a kernel with arrays runs where they live.
+      const target = (hasArrays ? backendOf(kernel, values) : undefined) ?? activeBackend();
       let bound = byBackend.get(target);
       if (bound === undefined) {
-        bound = target.kernel(kernel.source(target.dialect), kernel.name).bind(arrays);
+        bound = target.kernel(kernel.source(target.dialect), kernel.name).bind(arrays, refusedOn(target));
         byBackend.set(target, bound);
       }
-      lastBackend = target;
-      last = bound;
-      const refused = bound(values);
-      if (refused !== -1) throw foreignBuffer(kernel, params[refused]!, values[refused], target);
+      if (hasArrays) replace(bound);
+      calling = target;
+      try {
+        bound(values);
+      } finally {
+        calling = undefined;
+      }
     };
+    return dispatch;
   }
 }
 

@@ -284,7 +284,12 @@ function gpuLaunch(kernel: Kernel): (config: LaunchConfig, ...args: unknown[]) =
   let preparedBy: JitLauncher | undefined;
   let prepared: PreparedLaunch | undefined;
   const prepare = (launcher: JitLauncher): PreparedLaunch => {
-    if (launcher.prepare !== undefined) return launcher.prepare(kernel);
+    if (launcher.prepare !== undefined) {
+      // A launch it hands on is used while this launcher stays registered.
+      return launcher.prepare(kernel, (next) => {
+        if (preparedBy === launcher) prepared = next;
+      });
+    }
     const args: unknown[] = Array.from({ length: n }, () => undefined); // packed, not holey
     return (values) => {
       for (let i = 0; i < n; i++) args[i] = values[i];

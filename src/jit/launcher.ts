@@ -79,8 +79,10 @@ export interface JitLauncher {
   /**
    * Optional: the launch of one kernel, made once and then called for each `kernel.launch()`, for
    * launchers that keep per-kernel state (compilations, reused lists). Without it, `launch` is called.
+   * During a launch, the prepared launch may hand `replace` the one to call from the next launch on
+   * (say, one made for the backend the arguments live on, which hands back when they move).
    */
-  prepare?(kernel: CompiledJitKernel): PreparedLaunch;
+  prepare?(kernel: CompiledJitKernel, replace: (next: PreparedLaunch) => void): PreparedLaunch;
 }
 
 /**

@@ -282,6 +282,34 @@ Deno.test("a launcher's prepare() is asked once per kernel and then gets the arg
   });
 });
 
+Deno.test("a prepared launch handed to replace() runs the next launches, while its launcher stays registered", () => {
+  const calls: string[] = [];
+  let replace: ((next: (values: unknown[]) => void) => void) | undefined;
+  const launcher: JitLauncher = {
+    launch: () => assert.fail("launch() is not used when prepare() exists"),
+    prepare(_kernel, handOn) {
+      replace = handOn;
+      return (values) => {
+        calls.push(`first ${values[1]}`);
+        handOn((later) => void calls.push(`replaced ${later[1]}`));
+      };
+    },
+  };
+  withLauncher(launcher, () => {
+    const k = storeKernel("replaced_launch");
+    k.launch({ grid: 1, block: 1 }, {}, 1);
+    k.launch({ grid: 1, block: 1 }, {}, 2);
+    k.launch({ grid: 1, block: 1 }, {}, 3);
+    assert.deepEqual(calls, ["first 1", "replaced 2", "replaced 3"]);
+    const byOther: unknown[] = [];
+    setJitLauncher({ launch: (_k, _config, args) => void byOther.push(args[1]) });
+    k.launch({ grid: 1, block: 1 }, {}, 4);
+    replace!(() => assert.fail("a replacement from a launcher no longer registered is ignored"));
+    k.launch({ grid: 1, block: 1 }, {}, 5);
+    assert.deepEqual(byOther, [4, 5]);
+  });
+});
+
 Deno.test("a kernel made with { simulate: true } is simulation-first: launch() runs the simulator", () => {
   const k = jit({ a: "f32[]" }, (a) => {
     a[threadIdx.x] = threadIdx.x * 2;
