@@ -68,6 +68,11 @@ class CudaKernel implements BackendKernel {
     const n = arrays.length, backend = this.#backend, context = backend.context;
     // Held here rather than read through this kernel each launch; renewed when the context was reset.
     let generation = -1, block = this.#written.block, launch = this.#written.launch;
+    // What the launch uses from other modules, held here too: each launch then reads one closure's
+    // variables, not the module's imports (a launch comes right after a driver call that has pushed
+    // most of these out of the processor's caches).
+    const ArrayClass = GPUArray, Allocation = cuda.DeviceAllocation;
+    const bufferOf = unsafeBufferOf, addressOf = liveAddress;
     // The arrays' addresses go straight into the function's argument block: the element types are
     // known here, so none goes through the core's resolving of whatever a pointer may be.
     return (values) => {
@@ -82,12 +87,12 @@ class CudaKernel implements BackendKernel {
         const dtype = arrays[i], value = values[i];
         if (dtype === undefined) {
           block.write(i, value);
-        } else if (value instanceof GPUArray) {
+        } else if (value instanceof ArrayClass) {
           if (value.backend !== backend || value.dtype !== dtype) return refused(values, i);
           // One check of the memory; when it is gone, the array's getter throws the array's own error.
-          const address = liveAddress(unsafeBufferOf(value) as cuda.DeviceAllocation);
+          const address = addressOf(bufferOf(value) as cuda.DeviceAllocation);
           block.writePointer(i, address ?? (value.buffer as cuda.DeviceAllocation).ptr);
-        } else if (value instanceof cuda.DeviceAllocation) {
+        } else if (value instanceof Allocation) {
           block.writePointer(i, value.ptr);
         } else {
           return refused(values, i);

@@ -23,19 +23,8 @@ class Shared {
   }
 }
 
-/**
- * The buffer of `array` with no check that it is live, for launches that read its address through the
- * buffer's own checks. Set by GPUArray's static block.
- */
+/** Set by GPUArray's static block: see {@link unsafeBufferOf}. */
 let bufferOfArray: (array: GPUArray) => BackendBuffer;
-
-/**
- * An array's buffer, unchecked: the launch paths read the device address through the buffer's own
- * check, and ask {@link GPUArray.buffer} for the array's error only when that fails.
- */
-export function unsafeBufferOf(array: GPUArray): BackendBuffer {
-  return bufferOfArray(array);
-}
 
 /** Normalises and checks a shape; returns it and its element count. */
 export function checkShape(shape: Shape): { dims: number[]; size: number } {
@@ -325,6 +314,13 @@ export class GPUArray<D extends DType = DType> {
     return `GPUArray(${this.dtype}, [${this.shape.join(", ")}], ${this.backend.device})`;
   }
 }
+
+/**
+ * An array's buffer, unchecked: the launch paths read the device address through the buffer's own
+ * check, and ask {@link GPUArray.buffer} for the array's error only when that fails. It is the class's
+ * own accessor, so a caller that keeps it reaches the field with no module variable in between.
+ */
+export const unsafeBufferOf: (array: GPUArray) => BackendBuffer = bufferOfArray;
 
 /**
  * An uninitialised array (PyCUDA's `gpuarray.empty`).

@@ -33,6 +33,8 @@ export class Context {
   #handle: Deno.PointerObject;
   #generation = 0;
   #released = false;
+  /** Whether this is `current`: kept by `#become`, so `setCurrent()` reads only this object. */
+  #isCurrent = false;
 
   /** Use {@link primaryContext}: a device has exactly one primary context. */
   private constructor(device: Device, handle: Deno.PointerObject) {
@@ -90,11 +92,19 @@ export class Context {
 
   /** Makes this context current on the calling thread. */
   setCurrent(): void {
-    // A released context is never current (release() clears it), so the common case checks nothing else.
-    if (current === this) return;
+    // A released context is never current (release() clears it), so the common case checks nothing
+    // else, and reads only this object (each launch of a GPU array kernel comes here).
+    if (this.#isCurrent) return;
     this.#check("setCurrent()");
     checkCuda(driver().cuCtxSetCurrent(this.#handle), "cuCtxSetCurrent");
-    current = this;
+    Context.#become(this);
+  }
+
+  /** Records `next` as the current context (the driver's current context was set to it). */
+  static #become(next: Context | undefined): void {
+    if (current !== undefined) current.#isCurrent = false;
+    current = next;
+    if (next !== undefined) next.#isCurrent = true;
   }
 
   /** Makes this context current, remembering the previous one for {@link Context.pop}. */
@@ -173,7 +183,7 @@ export class Context {
     const dev = this.device.unsafeHandle;
     if (current === this) {
       lib.cuCtxSetCurrent(null);
-      current = undefined;
+      Context.#become(undefined);
     }
     checkCuda(lib.cuDevicePrimaryCtxReset_v2(dev), "cuDevicePrimaryCtxReset_v2");
     const out = new BigUint64Array(1);
@@ -198,7 +208,7 @@ export class Context {
     this.#released = true;
     quietly(() => {
       if (current === this) {
-        current = undefined;
+        Context.#become(undefined);
         driver().cuCtxSetCurrent(null);
       }
       driver().cuDevicePrimaryCtxRelease_v2(this.device.unsafeHandle);

@@ -52,15 +52,6 @@ function formatBytes(bytes: number | bigint): string {
 let addressIfLive: (allocation: DeviceAllocation) => bigint | undefined;
 
 /**
- * The device address of `allocation`, or `undefined` when it was freed or its context was reset: the
- * check of {@link DeviceAllocation.ptr} without its error, for launches that report the error of the
- * array holding the memory instead.
- */
-export function liveAddress(allocation: DeviceAllocation): bigint | undefined {
-  return addressIfLive(allocation);
-}
-
-/**
  * Memory on the device (PyCUDA's `DeviceAllocation`). Free it with `free()`, a `using` declaration,
  * or let the garbage collector return it.
  *
@@ -143,6 +134,13 @@ export class DeviceAllocation {
     })`;
   }
 }
+
+/**
+ * The device address of `allocation`, or `undefined` when it was freed or its context was reset: the
+ * check of {@link DeviceAllocation.ptr} without its error, for launches that report the error of the
+ * array holding the memory instead. It is the class's own accessor (see `unsafeBufferOf`).
+ */
+export const liveAddress: (allocation: DeviceAllocation) => bigint | undefined = addressIfLive;
 
 /**
  * Reads a device target into its address and, where known, its size in bytes.

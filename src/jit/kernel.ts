@@ -280,6 +280,7 @@ class Kernel implements JitKernel {
  */
 function gpuLaunch(kernel: Kernel): (config: LaunchConfig, ...args: unknown[]) => void {
   const n = kernel.params.length;
+  const registered = jitLauncher; // held here, so a launch reads no import
   // The launch prepared by the registered launcher, remade when another is registered.
   let preparedBy: JitLauncher | undefined;
   let prepared: PreparedLaunch | undefined;
@@ -302,7 +303,7 @@ function gpuLaunch(kernel: Kernel): (config: LaunchConfig, ...args: unknown[]) =
   };
   return fixedArity(n, n + 1, (values, given) => {
     if (given !== n + 1) throw launchArity(kernel, given);
-    const launcher = jitLauncher();
+    const launcher = registered();
     if (launcher !== preparedBy || prepared === undefined) {
       if (launcher === undefined) throw noLauncher(kernel);
       prepared = prepare(launcher);
