@@ -32,28 +32,30 @@ export interface BackendKernel {
   /** Queues the kernel; pointers are {@link BackendBuffer}s or GPU arrays, scalars numbers or bigints. */
   launch(shape: LaunchShape, args: readonly unknown[]): void;
   /**
-   * Makes a launch from one list, the arguments then the {@link LaunchShape}, for a kernel whose
-   * parameter `i` is an array of `arrays[i]` (`undefined`: a scalar). Made once per kernel (the JIT
-   * makes one for each of its kernels) and called per launch, it allocates nothing. Where an argument
-   * does not fit (see {@link BoundLaunch}), it launches nothing and calls `refused` instead.
+   * Makes a launch for a kernel whose parameter `i` is an array of `arrays[i]` (`undefined`: a
+   * scalar), called as `boundLaunch(shape, ...args)`. Made once per kernel (the JIT makes one for each
+   * of its kernels) and called per launch, it allocates nothing for kernels of up to 16 parameters.
+   * Where an argument does not fit (see {@link BoundLaunch}), it launches nothing and calls `refused`
+   * instead.
    */
   bind(arrays: readonly (DType | undefined)[], refused: RefusedLaunch): BoundLaunch;
 }
 
 /**
- * A launch made by {@link BackendKernel.bind}: `values` holds the arguments and then the
- * {@link LaunchShape}, and is read during the call and not kept. An array argument must be a GPU array
- * of its parameter's element type on the kernel's backend, or one of that backend's buffers; where one
- * is not, nothing is launched and the bound launch calls its {@link RefusedLaunch} instead, which can
+ * A launch made by {@link BackendKernel.bind}: the {@link LaunchShape}, then exactly one argument per
+ * parameter, read during the call and not kept. An array argument must be a GPU array of its
+ * parameter's element type on the kernel's backend, or one of that backend's buffers; where one is
+ * not, nothing is launched and the bound launch calls its {@link RefusedLaunch} instead, which can
  * find the right backend or say what is wrong.
  */
-export type BoundLaunch = (values: unknown[]) => void;
+export type BoundLaunch = (shape: LaunchShape, ...args: unknown[]) => void;
 
 /**
- * What a {@link BoundLaunch} calls in place of launching: the same `values`, and the index of the
- * first argument that does not fit.
+ * What a {@link BoundLaunch} calls in place of launching: the index of the first argument that does
+ * not fit, then the launch's own values: the shape and the arguments, maybe followed by unused
+ * `undefined` slots (a launch that takes its arguments as formal parameters passes them all).
  */
-export type RefusedLaunch = (values: unknown[], index: number) => void;
+export type RefusedLaunch = (index: number, shape: LaunchShape, ...args: unknown[]) => void;
 
 /** The name of a backend. */
 export type BackendName = "cuda" | "opencl";

@@ -19,6 +19,7 @@ import { GPUArray, unsafeBufferOf } from "./gpuarray.ts";
 import { liveAddress } from "../cuda/memory.ts";
 import type { DType } from "../kernel/dtype.ts";
 import { tryGetEnv } from "../../ffi/load.ts";
+import { MAX_FIXED_ARGS } from "../kernel/fixed_arity.ts";
 
 /** `name` from `source`, through the SourceModule caches, in the current context. */
 function compileFunction(source: string, name: string): ListLaunchable {
@@ -73,9 +74,7 @@ class CudaKernel implements BackendKernel {
     // most of these out of the processor's caches).
     const ArrayClass = GPUArray, Allocation = cuda.DeviceAllocation;
     const bufferOf = unsafeBufferOf, addressOf = liveAddress;
-    // The arrays' addresses go straight into the function's argument block: the element types are
-    // known here, so none goes through the core's resolving of whatever a pointer may be.
-    return (values) => {
+    const ready = (): void => {
       context.setCurrent();
       if (generation !== context.generation) {
         this.#current();
@@ -83,22 +82,59 @@ class CudaKernel implements BackendKernel {
         launch = this.#written.launch;
         generation = context.generation;
       }
-      for (let i = 0; i < n; i++) {
-        const dtype = arrays[i], value = values[i];
-        if (dtype === undefined) {
-          block.write(i, value);
-        } else if (value instanceof ArrayClass) {
-          if (value.backend !== backend || value.dtype !== dtype) return refused(values, i);
-          // One check of the memory; when it is gone, the array's getter throws the array's own error.
-          const address = addressOf(bufferOf(value) as cuda.DeviceAllocation);
-          block.writePointer(i, address ?? (value.buffer as cuda.DeviceAllocation).ptr);
-        } else if (value instanceof Allocation) {
-          block.writePointer(i, value.ptr);
-        } else {
-          return refused(values, i);
-        }
+    };
+    // Writes argument `i` into the function's argument block, or says it is not this backend's. The
+    // element types are known here, so no address goes through the core's resolving of whatever a
+    // pointer may be.
+    const put = (i: number, value: unknown): boolean => {
+      const dtype = arrays[i];
+      if (dtype === undefined) {
+        block.write(i, value);
+      } else if (value instanceof ArrayClass) {
+        if (value.backend !== backend || value.dtype !== dtype) return false;
+        // One check of the memory; when it is gone, the array's getter throws the array's own error.
+        const address = addressOf(bufferOf(value) as cuda.DeviceAllocation);
+        block.writePointer(i, address ?? (value.buffer as cuda.DeviceAllocation).ptr);
+      } else if (value instanceof Allocation) {
+        block.writePointer(i, value.ptr);
+      } else {
+        return false;
       }
-      launch(values[n]);
+      return true;
+    };
+    if (n > MAX_FIXED_ARGS) {
+      return (shape, ...args) => {
+        ready();
+        for (let i = 0; i < n; i++) if (!put(i, args[i])) return refused(i, shape, ...args);
+        launch(shape);
+      };
+    }
+    // The arguments as formal parameters, so none is copied into a list. Written last to first, so
+    // `at` ends at the first argument refused.
+    // deno-fmt-ignore
+    return (shape, a0?: unknown, a1?: unknown, a2?: unknown, a3?: unknown, a4?: unknown, a5?: unknown, a6?: unknown, a7?: unknown, a8?: unknown, a9?: unknown, a10?: unknown, a11?: unknown, a12?: unknown, a13?: unknown, a14?: unknown, a15?: unknown) => {
+      ready();
+      let at = -1;
+      switch (n) {
+        case 16: if (!put(15, a15)) at = 15; // falls through
+        case 15: if (!put(14, a14)) at = 14; // falls through
+        case 14: if (!put(13, a13)) at = 13; // falls through
+        case 13: if (!put(12, a12)) at = 12; // falls through
+        case 12: if (!put(11, a11)) at = 11; // falls through
+        case 11: if (!put(10, a10)) at = 10; // falls through
+        case 10: if (!put(9, a9)) at = 9; // falls through
+        case 9: if (!put(8, a8)) at = 8; // falls through
+        case 8: if (!put(7, a7)) at = 7; // falls through
+        case 7: if (!put(6, a6)) at = 6; // falls through
+        case 6: if (!put(5, a5)) at = 5; // falls through
+        case 5: if (!put(4, a4)) at = 4; // falls through
+        case 4: if (!put(3, a3)) at = 3; // falls through
+        case 3: if (!put(2, a2)) at = 2; // falls through
+        case 2: if (!put(1, a1)) at = 1; // falls through
+        case 1: if (!put(0, a0)) at = 0;
+      }
+      if (at >= 0) return refused(at, shape, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
+      launch(shape);
     };
   }
 

@@ -16,6 +16,7 @@ import type {
 } from "./backend.ts";
 import { GPUArray } from "./gpuarray.ts";
 import type { DType } from "../kernel/dtype.ts";
+import { fixedArity } from "../kernel/fixed_arity.ts";
 
 class OpenCLKernel implements BackendKernel {
   readonly #kernel: cl.Kernel;
@@ -37,13 +38,21 @@ class OpenCLKernel implements BackendKernel {
 
   bind(arrays: readonly (DType | undefined)[], refused: RefusedLaunch): BoundLaunch {
     const n = arrays.length, backend = this.#backend;
-    return (values) => {
-      // Every array is checked before any is mapped, so a refused list is left as it was given.
+    // The arguments land in one reused list (then the shape), which the launch maps in place.
+    return fixedArity(n, n + 1, (values, given) => {
+      if (given !== n + 1) {
+        throw new TypeError(
+          `Cannot launch ${this.#kernel.kernelName}(): it takes ${n} arguments, got ${
+            Math.max(0, given - 1)
+          }`,
+        );
+      }
+      // Every array is checked before any is mapped, so a refused launch gets its values as given.
       for (let i = 0; i < n; i++) {
         const dtype = arrays[i], value = values[i];
         if (dtype === undefined || value instanceof cl.Buffer) continue;
         if (!(value instanceof GPUArray) || value.backend !== backend || value.dtype !== dtype) {
-          return refused(values, i);
+          return refused(i, values[n] as LaunchShape, ...values.slice(0, n));
         }
       }
       for (let i = 0; i < n; i++) {
@@ -51,7 +60,7 @@ class OpenCLKernel implements BackendKernel {
         if (arrays[i] !== undefined && value instanceof GPUArray) values[i] = value.buffer;
       }
       this.#launchFrom(values[n] as LaunchShape, values, n);
-    };
+    }, { firstLast: true }) as BoundLaunch;
   }
 
   /** Queues with the first `n` of `args`: work-items are blocks × threads per block, per dimension. */

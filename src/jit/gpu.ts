@@ -12,6 +12,7 @@ import { DeviceAllocation } from "../cuda/memory.ts";
 import { Buffer as CLBuffer } from "../opencl/buffer.ts";
 import type { CompiledJitKernel, JitLauncher, JitParamInfo, PreparedLaunch } from "./launcher.ts";
 import type { LaunchConfig } from "./config.ts";
+import { fixedArity } from "../kernel/fixed_arity.ts";
 
 function shown(value: unknown): string {
   if (value === null || typeof value !== "object") return typeof value;
@@ -64,26 +65,19 @@ function foreignBuffer(
 
 /** Launches JIT kernels on the array layer's backends. */
 export class BackendLauncher implements JitLauncher {
-  readonly #prepared = new WeakMap<CompiledJitKernel, { run: PreparedLaunch; values: unknown[] }>();
+  readonly #prepared = new WeakMap<CompiledJitKernel, { run: PreparedLaunch }>();
 
   /** Compiles (once per kernel and backend) and launches `kernel` with GPU arrays or device buffers and scalars. */
   launch(kernel: CompiledJitKernel, config: LaunchConfig, args: readonly unknown[]): void {
     if (args.length !== kernel.params.length) throw argumentCount(kernel, args.length);
     let known = this.#prepared.get(kernel);
     if (known === undefined) {
-      const entry: { run: PreparedLaunch; values: unknown[] } = { run: () => {}, values: [] };
+      const entry: { run: PreparedLaunch } = { run: () => {} };
       entry.run = this.prepare(kernel, (next) => entry.run = next);
       this.#prepared.set(kernel, entry);
       known = entry;
     }
-    const values = known.values;
-    values.length = 0;
-    values.push(...args, config);
-    try {
-      known.run(values);
-    } finally {
-      values.length = 0;
-    }
+    known.run(config, ...args);
   }
 
   /**
@@ -101,13 +95,15 @@ export class BackendLauncher implements JitLauncher {
     const byBackend = new Map<Backend, BoundLaunch>();
     // The backend whose bound launch this is calling: its refusal is final.
     let calling: Backend | undefined;
-    const refusedOn = (target: Backend): RefusedLaunch => (values, i) => {
-      if (calling === target) throw foreignBuffer(kernel, params[i]!, values[i], target);
-      dispatch(values);
+    // A refusal comes with the launch's values (and maybe unused slots after them).
+    const refusedOn = (target: Backend): RefusedLaunch => (i, shape, ...args) => {
+      if (calling === target) throw foreignBuffer(kernel, params[i]!, args[i], target);
+      args.length = n;
+      dispatch(shape as LaunchConfig, ...args);
     };
-    // `values`: the arguments, then the launch shape.
-    const dispatch: PreparedLaunch = (values) => {
-      if (values.length !== n + 1) throw argumentCount(kernel, values.length - 1);
+    // The values in one reused list, the config first: `values[1 + i]` is argument i.
+    const dispatch = fixedArity(n, n + 1, (values, given) => {
+      if (given !== n + 1) throw argumentCount(kernel, given - 1);
       // A kernel with no arrays runs on the backend in use, which may change between launches, so
       // each of its launches comes here; a kernel with arrays runs where they live.
       const target = (hasArrays ? backendOf(kernel, values) : undefined) ?? activeBackend();
@@ -116,24 +112,24 @@ export class BackendLauncher implements JitLauncher {
         bound = target.kernel(kernel.source(target.dialect), kernel.name).bind(arrays, refusedOn(target));
         byBackend.set(target, bound);
       }
-      if (hasArrays) replace(bound);
+      if (hasArrays) replace(bound as PreparedLaunch);
       calling = target;
       try {
-        bound(values);
+        Reflect.apply(bound, undefined, values);
       } finally {
         calling = undefined;
       }
-    };
+    }) as PreparedLaunch;
     return dispatch;
   }
 }
 
-/** The backend of the kernel's array arguments (undefined when all are buffers), checking each. */
+/** The backend of the kernel's array arguments in `values` (after the config; undefined when all are buffers), checking each. */
 function backendOf(kernel: CompiledJitKernel, values: readonly unknown[]): Backend | undefined {
   let backend: Backend | undefined;
   kernel.params.forEach((p, i) => {
     if (!p.array) return;
-    const arg = values[i];
+    const arg = values[1 + i];
     if (arg instanceof GPUArray) {
       if (arg.dtype !== p.dtype) throw dtypeMismatch(kernel, p, arg);
       if (backend !== undefined && arg.backend !== backend) throw backendMismatch(kernel, backend, arg);

@@ -274,12 +274,12 @@ class Kernel implements JitKernel {
 }
 
 /**
- * `kernel.launch(config, ...args)` for the GPU, taking its values as formal parameters (see
- * `fixedArity`) into one reused list, arguments first and the config last as the core's calls hold
- * them, so a launch allocates nothing and the launcher can hand the list on as it is.
+ * `kernel.launch(config, ...args)` for the GPU: checks the count and hands the values on to the
+ * registered launcher's prepared launch as they came (`apply` of `arguments`, which V8 passes on from
+ * the caller's frame without making an object of it), so a launch allocates nothing and adds one call.
  */
 function gpuLaunch(kernel: Kernel): (config: LaunchConfig, ...args: unknown[]) => void {
-  const n = kernel.params.length;
+  const n = kernel.params.length, expected = n + 1;
   const registered = jitLauncher; // held here, so a launch reads no import
   // The launch prepared by the registered launcher, remade when another is registered.
   let preparedBy: JitLauncher | undefined;
@@ -292,25 +292,25 @@ function gpuLaunch(kernel: Kernel): (config: LaunchConfig, ...args: unknown[]) =
       });
     }
     const args: unknown[] = Array.from({ length: n }, () => undefined); // packed, not holey
-    return (values) => {
+    return fixedArity(n, expected, (values) => {
       for (let i = 0; i < n; i++) args[i] = values[i];
       try {
         launcher.launch(kernel, values[n] as LaunchConfig, args);
       } finally {
         for (let i = 0; i < n; i++) args[i] = undefined;
       }
-    };
+    }, { firstLast: true }) as PreparedLaunch;
   };
-  return fixedArity(n, n + 1, (values, given) => {
-    if (given !== n + 1) throw launchArity(kernel, given);
+  return function (this: unknown, _config: LaunchConfig): void {
+    if (arguments.length !== expected) throw launchArity(kernel, arguments.length);
     const launcher = registered();
     if (launcher !== preparedBy || prepared === undefined) {
       if (launcher === undefined) throw noLauncher(kernel);
       prepared = prepare(launcher);
       preparedBy = launcher;
     }
-    prepared(values);
-  }, { firstLast: true });
+    prepared.apply(undefined, arguments as unknown as Parameters<PreparedLaunch>);
+  } as (config: LaunchConfig, ...args: unknown[]) => void;
 }
 
 function launchArity(kernel: Kernel, given: number): TypeError {

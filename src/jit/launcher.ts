@@ -86,10 +86,10 @@ export interface JitLauncher {
 }
 
 /**
- * One kernel's launch from {@link JitLauncher.prepare}: `values` holds the arguments in parameter order
- * and then the launch config (the order of the core's kernel calls). The list is the kernel's own,
- * reused by the next launch and cleared after each: the launch may overwrite its entries during the
- * call (to map arrays to buffers in place), and must not keep it.
+ * One kernel's launch from {@link JitLauncher.prepare}, called as `kernel.launch()` was: the launch
+ * config, then the arguments in parameter order, exactly as many as the kernel has parameters (the
+ * count is checked before). The values are passed on as they came, with no list made for them, so a
+ * launch that reads them as formal parameters allocates nothing.
  *
  * @example
  * ```ts
@@ -98,12 +98,12 @@ export interface JitLauncher {
  *   launch: () => {},
  *   prepare(kernel): PreparedLaunch {
  *     let launches = 0;
- *     return (values) => console.log(kernel.name, "launch", ++launches, "config", values[values.length - 1]);
+ *     return (config, ...args) => console.log(kernel.name, "launch", ++launches, config, args.length);
  *   },
  * };
  * ```
  */
-export type PreparedLaunch = (values: unknown[]) => void;
+export type PreparedLaunch = (config: LaunchConfig, ...args: unknown[]) => void;
 
 let current: JitLauncher | undefined;
 

@@ -10,6 +10,7 @@ import {
   type JitLauncher,
   JitSimulationError,
   type LaunchConfig,
+  type PreparedLaunch,
   setJitLauncher,
   shared,
   syncthreads,
@@ -265,7 +266,7 @@ Deno.test("a launcher's prepare() is asked once per kernel and then gets the arg
     launch: () => assert.fail("launch() is not used when prepare() exists"),
     prepare(kernel) {
       prepared.push(kernel.name);
-      return (values) => void seen.push([...values]);
+      return (config, ...args) => void seen.push([...args, config]);
     },
   };
   withLauncher(launcher, () => {
@@ -284,14 +285,14 @@ Deno.test("a launcher's prepare() is asked once per kernel and then gets the arg
 
 Deno.test("a prepared launch handed to replace() runs the next launches, while its launcher stays registered", () => {
   const calls: string[] = [];
-  let replace: ((next: (values: unknown[]) => void) => void) | undefined;
+  let replace: ((next: PreparedLaunch) => void) | undefined;
   const launcher: JitLauncher = {
     launch: () => assert.fail("launch() is not used when prepare() exists"),
     prepare(_kernel, handOn) {
       replace = handOn;
-      return (values) => {
-        calls.push(`first ${values[1]}`);
-        handOn((later) => void calls.push(`replaced ${later[1]}`));
+      return (_config, _a, value) => {
+        calls.push(`first ${value}`);
+        handOn((_c, _a, later) => void calls.push(`replaced ${later}`));
       };
     },
   };
