@@ -36,14 +36,18 @@ export interface BackendKernel {
    * scalar), called as `boundLaunch(shape, ...args)`. Made once per kernel (the JIT makes one for each
    * of its kernels) and called per launch, it allocates nothing for kernels of up to 16 parameters.
    * Where an argument does not fit (see {@link BoundLaunch}), it launches nothing and calls `refused`
-   * instead.
+   * instead; where the values are not the shape and one per parameter, it calls `miscount`.
    */
-  bind(arrays: readonly (DType | undefined)[], refused: RefusedLaunch): BoundLaunch;
+  bind(
+    arrays: readonly (DType | undefined)[],
+    refused: RefusedLaunch,
+    miscount: MiscountedLaunch,
+  ): BoundLaunch;
 }
 
 /**
- * A launch made by {@link BackendKernel.bind}: the {@link LaunchShape}, then exactly one argument per
- * parameter, read during the call and not kept. An array argument must be a GPU array of its
+ * A launch made by {@link BackendKernel.bind}: the {@link LaunchShape}, then one argument per
+ * parameter (any other count goes to its {@link MiscountedLaunch}), read during the call and not kept. An array argument must be a GPU array of its
  * parameter's element type on the kernel's backend, or one of that backend's buffers; where one is
  * not, nothing is launched and the bound launch calls its {@link RefusedLaunch} instead, which can
  * find the right backend or say what is wrong.
@@ -56,6 +60,9 @@ export type BoundLaunch = (shape: LaunchShape, ...args: unknown[]) => void;
  * `undefined` slots (a launch that takes its arguments as formal parameters passes them all).
  */
 export type RefusedLaunch = (index: number, shape: LaunchShape, ...args: unknown[]) => void;
+
+/** What a {@link BoundLaunch} calls for a launch of `given` values that are not the shape and one per parameter: it throws. */
+export type MiscountedLaunch = (given: number) => never;
 
 /** The name of a backend. */
 export type BackendName = "cuda" | "opencl";

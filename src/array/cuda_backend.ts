@@ -13,6 +13,7 @@ import type {
   BackendKernel,
   BoundLaunch,
   LaunchShape,
+  MiscountedLaunch,
   RefusedLaunch,
 } from "./backend.ts";
 import { GPUArray, unsafeBufferOf } from "./gpuarray.ts";
@@ -65,8 +66,12 @@ class CudaKernel implements BackendKernel {
     }
   }
 
-  bind(arrays: readonly (DType | undefined)[], refused: RefusedLaunch): BoundLaunch {
-    const n = arrays.length, backend = this.#backend, context = backend.context;
+  bind(
+    arrays: readonly (DType | undefined)[],
+    refused: RefusedLaunch,
+    miscount: MiscountedLaunch,
+  ): BoundLaunch {
+    const n = arrays.length, expected = n + 1, backend = this.#backend, context = backend.context;
     // Held here rather than read through this kernel each launch; renewed when the context was reset.
     let generation = -1, block = this.#written.block, launch = this.#written.launch;
     // What the launch uses from other modules, held here too: each launch then reads one closure's
@@ -104,15 +109,17 @@ class CudaKernel implements BackendKernel {
     };
     if (n > MAX_FIXED_ARGS) {
       return (shape, ...args) => {
+        if (args.length !== n) return miscount(args.length + 1);
         ready();
         for (let i = 0; i < n; i++) if (!put(i, args[i])) return refused(i, shape, ...args);
-        launch(shape);
+        launch(shape, true); // this kernel holds the module; ready() checked its context
       };
     }
     // The arguments as formal parameters, so none is copied into a list. Written last to first, so
     // `at` ends at the first argument refused.
     // deno-fmt-ignore
-    return (shape, a0?: unknown, a1?: unknown, a2?: unknown, a3?: unknown, a4?: unknown, a5?: unknown, a6?: unknown, a7?: unknown, a8?: unknown, a9?: unknown, a10?: unknown, a11?: unknown, a12?: unknown, a13?: unknown, a14?: unknown, a15?: unknown) => {
+    return function (shape: LaunchShape, a0?: unknown, a1?: unknown, a2?: unknown, a3?: unknown, a4?: unknown, a5?: unknown, a6?: unknown, a7?: unknown, a8?: unknown, a9?: unknown, a10?: unknown, a11?: unknown, a12?: unknown, a13?: unknown, a14?: unknown, a15?: unknown): void {
+      if (arguments.length !== expected) return miscount(arguments.length);
       ready();
       let at = -1;
       switch (n) {
@@ -134,8 +141,8 @@ class CudaKernel implements BackendKernel {
         case 1: if (!put(0, a0)) at = 0;
       }
       if (at >= 0) return refused(at, shape, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15);
-      launch(shape);
-    };
+      launch(shape, true); // this kernel holds the module; ready() checked its context
+    } as BoundLaunch;
   }
 
   /** Makes the context current, and recompiles when it was reset since the last compile. */

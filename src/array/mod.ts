@@ -40,6 +40,7 @@ export type {
   BackendKernel,
   BoundLaunch,
   LaunchShape,
+  MiscountedLaunch,
   RefusedLaunch,
 } from "./backend.ts";
 export type { DTypeInfo, HostArrayOf, TypedArray } from "../kernel/dtype.ts";

@@ -12,6 +12,7 @@ import type {
   BackendKernel,
   BoundLaunch,
   LaunchShape,
+  MiscountedLaunch,
   RefusedLaunch,
 } from "./backend.ts";
 import { GPUArray } from "./gpuarray.ts";
@@ -36,17 +37,15 @@ class OpenCLKernel implements BackendKernel {
     this.#launchFrom(shape, args, args.length);
   }
 
-  bind(arrays: readonly (DType | undefined)[], refused: RefusedLaunch): BoundLaunch {
+  bind(
+    arrays: readonly (DType | undefined)[],
+    refused: RefusedLaunch,
+    miscount: MiscountedLaunch,
+  ): BoundLaunch {
     const n = arrays.length, backend = this.#backend;
     // The arguments land in one reused list (then the shape), which the launch maps in place.
     return fixedArity(n, n + 1, (values, given) => {
-      if (given !== n + 1) {
-        throw new TypeError(
-          `Cannot launch ${this.#kernel.kernelName}(): it takes ${n} arguments, got ${
-            Math.max(0, given - 1)
-          }`,
-        );
-      }
+      if (given !== n + 1) return miscount(given);
       // Every array is checked before any is mapped, so a refused launch gets its values as given.
       for (let i = 0; i < n; i++) {
         const dtype = arrays[i], value = values[i];

@@ -96,8 +96,12 @@ export const writtenLaunch: unique symbol = Symbol("cudeno.writtenLaunch");
 export interface WrittenLaunch {
   /** The kernel's argument block: write each argument with `write(i, value)` or `writePointer(i, address)`. */
   readonly block: ArgumentBlock;
-  /** Checks `config` (as fn() does) and launches the kernel with the arguments in {@link block}. */
-  readonly launch: (config: unknown) => void;
+  /**
+   * Checks `config` (as fn() does) and launches the kernel with the arguments in {@link block}.
+   * `owned`: the caller holds the function's module, which nothing else can unload, and has checked
+   * that its context was not reset since; the check that the module is loaded is then skipped.
+   */
+  readonly launch: (config: unknown, owned?: boolean) => void;
 }
 
 /** What every {@link KernelFunction} is inside cudeno: also launchable from a list, or in two halves. */
@@ -219,14 +223,14 @@ export function makeKernelFunction(
   let dynamicLimit = maxShared;
   let lastGrid = -1, lastBlock = -1;
   // The launch once the block holds this launch's arguments: shared by fn() and the JIT's typed writes.
-  const launchWritten = (config: unknown): void => {
+  const launchWritten = (config: unknown, owned?: boolean): void => {
     let shared: number, stream: Deno.PointerValue, c: LaunchConfig;
     try {
       if (typeof config !== "object" || config === null || !("block" in config)) {
         throw badConfig(name, config);
       }
       c = config as LaunchConfig;
-      owner.checkLoaded(name);
+      if (owned !== true) owner.checkLoaded(name);
       const grid = c.grid, blk = c.block;
       // A launch with the same grid and block numbers as the last one skips re-validating them.
       if (typeof grid !== "number" || typeof blk !== "number" || grid !== lastGrid || blk !== lastBlock) {

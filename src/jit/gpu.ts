@@ -10,7 +10,13 @@ import { activeBackend, type Backend, type BoundLaunch, type RefusedLaunch } fro
 import { GPUArray } from "../array/gpuarray.ts";
 import { DeviceAllocation } from "../cuda/memory.ts";
 import { Buffer as CLBuffer } from "../opencl/buffer.ts";
-import type { CompiledJitKernel, JitLauncher, JitParamInfo, PreparedLaunch } from "./launcher.ts";
+import {
+  type CompiledJitKernel,
+  type JitLauncher,
+  type JitParamInfo,
+  launchArity,
+  type PreparedLaunch,
+} from "./launcher.ts";
 import type { LaunchConfig } from "./config.ts";
 import { fixedArity } from "../kernel/fixed_arity.ts";
 
@@ -24,15 +30,6 @@ function dtypeMismatch(kernel: CompiledJitKernel, p: JitParamInfo, arg: GPUArray
     `Cannot launch kernel "${kernel.name}": ${p.name} is ${
       /^[aeiou]/.test(arg.dtype) ? "an" : "a"
     } ${arg.dtype} array, declared ${p.dtype}`,
-  );
-}
-
-function argumentCount(kernel: CompiledJitKernel, given: number): TypeError {
-  const names = kernel.params.map((p) => p.name).join(", ");
-  return new TypeError(
-    `Cannot launch kernel "${kernel.name}": it takes ${kernel.params.length} arguments (${names}), got ${
-      Math.max(0, given)
-    }`,
   );
 }
 
@@ -69,7 +66,7 @@ export class BackendLauncher implements JitLauncher {
 
   /** Compiles (once per kernel and backend) and launches `kernel` with GPU arrays or device buffers and scalars. */
   launch(kernel: CompiledJitKernel, config: LaunchConfig, args: readonly unknown[]): void {
-    if (args.length !== kernel.params.length) throw argumentCount(kernel, args.length);
+    if (args.length !== kernel.params.length) throw launchArity(kernel, args.length + 1);
     let known = this.#prepared.get(kernel);
     if (known === undefined) {
       const entry: { run: PreparedLaunch } = { run: () => {} };
@@ -84,7 +81,7 @@ export class BackendLauncher implements JitLauncher {
    * The launch of one kernel, keeping what it needs between launches: a bound launch per backend
    * (`BackendKernel.bind()`, which writes the arrays' addresses straight into the compiled kernel's
    * arguments). The first launch finds the backend and hands its bound launch to `replace`, so later
-   * launches call it directly; one it refuses (arrays of another backend, or of the wrong type) comes
+   * launches are calls of it (it checks their count); one it refuses (arrays of another backend, or of the wrong type) comes
    * back here, to find the backend or say what is wrong.
    */
   prepare(kernel: CompiledJitKernel, replace: (next: PreparedLaunch) => void): PreparedLaunch {
@@ -95,6 +92,9 @@ export class BackendLauncher implements JitLauncher {
     const byBackend = new Map<Backend, BoundLaunch>();
     // The backend whose bound launch this is calling: its refusal is final.
     let calling: Backend | undefined;
+    const miscount = (given: number): never => {
+      throw launchArity(kernel, given);
+    };
     // A refusal comes with the launch's values (and maybe unused slots after them).
     const refusedOn = (target: Backend): RefusedLaunch => (i, shape, ...args) => {
       if (calling === target) throw foreignBuffer(kernel, params[i]!, args[i], target);
@@ -103,13 +103,17 @@ export class BackendLauncher implements JitLauncher {
     };
     // The values in one reused list, the config first: `values[1 + i]` is argument i.
     const dispatch = fixedArity(n, n + 1, (values, given) => {
-      if (given !== n + 1) throw argumentCount(kernel, given - 1);
+      if (given !== n + 1) throw launchArity(kernel, given);
       // A kernel with no arrays runs on the backend in use, which may change between launches, so
       // each of its launches comes here; a kernel with arrays runs where they live.
       const target = (hasArrays ? backendOf(kernel, values) : undefined) ?? activeBackend();
       let bound = byBackend.get(target);
       if (bound === undefined) {
-        bound = target.kernel(kernel.source(target.dialect), kernel.name).bind(arrays, refusedOn(target));
+        bound = target.kernel(kernel.source(target.dialect), kernel.name).bind(
+          arrays,
+          refusedOn(target),
+          miscount,
+        );
         byBackend.set(target, bound);
       }
       if (hasArrays) replace(bound as PreparedLaunch);

@@ -18,6 +18,8 @@ import {
   type JitLauncher,
   jitLauncher,
   type JitParamInfo,
+  launchArity,
+  onLauncherChange,
   type PreparedLaunch,
 } from "./launcher.ts";
 import { fixedArity } from "../kernel/fixed_arity.ts";
@@ -112,9 +114,11 @@ export interface JitKernel extends CompiledJitKernel {
   simulate(config: LaunchConfig, ...args: (number | HostArray)[]): void;
   /**
    * Runs the kernel: in the simulator when `simulated`, else through the launcher registered with
-   * `setJitLauncher()` (a GPU back end's), with the arguments it accepts.
+   * `setJitLauncher()` (a GPU back end's), with the arguments it accepts. After the first GPU launch
+   * this reads as the launcher's own launch for the kernel (one call less per launch), so call it as
+   * `kernel.launch(...)`: a function read from it once keeps the launcher it was read under.
    */
-  launch(config: LaunchConfig, ...args: unknown[]): void;
+  readonly launch: (config: LaunchConfig, ...args: unknown[]) => void;
 }
 
 /**
@@ -234,21 +238,33 @@ function build(
 }
 
 class Kernel implements JitKernel {
+  // First, so that reading `launch` reads the object's first bytes, next to its map.
+  #launch: (config: LaunchConfig, ...args: unknown[]) => void;
   readonly name: string;
   readonly params: readonly JitParamInfo[];
   readonly simulated: boolean;
-  readonly launch: (config: LaunchConfig, ...args: unknown[]) => void;
   readonly #ir: FunctionIR;
   readonly #sources = new Map<JitDialect, string>();
+  // Puts the kernel's own launch back when another launcher is registered (held for onLauncherChange).
+  readonly #forget: (() => void) | undefined;
 
   constructor(ir: FunctionIR, simulated: boolean) {
     this.#ir = ir;
     this.name = ir.name;
     this.params = Object.freeze(ir.params.map(paramInfo));
     this.simulated = simulated;
-    this.launch = simulated
-      ? (config, ...args) => this.simulate(config, ...(args as (number | HostArray)[]))
-      : gpuLaunch(this);
+    if (simulated) {
+      this.#launch = (config, ...args) => this.simulate(config, ...(args as (number | HostArray)[]));
+    } else {
+      const own = gpuLaunch(this, (next) => this.#launch = next);
+      this.#launch = own;
+      this.#forget = () => this.#launch = own;
+      onLauncherChange(this.#forget);
+    }
+  }
+
+  get launch(): (config: LaunchConfig, ...args: unknown[]) => void {
+    return this.#launch;
   }
 
   source(dialect: JitDialect): string {
@@ -276,19 +292,27 @@ class Kernel implements JitKernel {
 /**
  * `kernel.launch(config, ...args)` for the GPU: checks the count and hands the values on to the
  * registered launcher's prepared launch as they came (`apply` of `arguments`, which V8 passes on from
- * the caller's frame without making an object of it), so a launch allocates nothing and adds one call.
+ * the caller's frame without making an object of it), so a launch allocates nothing. A launch the
+ * launcher hands to `replace` is given to `install`, to be called in place of this one while that
+ * launcher stays registered.
  */
-function gpuLaunch(kernel: Kernel): (config: LaunchConfig, ...args: unknown[]) => void {
+function gpuLaunch(
+  kernel: Kernel,
+  install: (launch: PreparedLaunch) => void,
+): (config: LaunchConfig, ...args: unknown[]) => void {
   const n = kernel.params.length, expected = n + 1;
   const registered = jitLauncher; // held here, so a launch reads no import
-  // The launch prepared by the registered launcher, remade when another is registered.
+  // The launch prepared by the registered launcher, remade when another is registered, and the one it
+  // handed on, if any (installed again when its launcher is registered again).
   let preparedBy: JitLauncher | undefined;
   let prepared: PreparedLaunch | undefined;
+  let handed: PreparedLaunch | undefined;
   const prepare = (launcher: JitLauncher): PreparedLaunch => {
     if (launcher.prepare !== undefined) {
-      // A launch it hands on is used while this launcher stays registered.
       return launcher.prepare(kernel, (next) => {
-        if (preparedBy === launcher) prepared = next;
+        if (preparedBy !== launcher) return;
+        prepared = handed = next;
+        install(next);
       });
     }
     const args: unknown[] = Array.from({ length: n }, () => undefined); // packed, not holey
@@ -306,20 +330,14 @@ function gpuLaunch(kernel: Kernel): (config: LaunchConfig, ...args: unknown[]) =
     const launcher = registered();
     if (launcher !== preparedBy || prepared === undefined) {
       if (launcher === undefined) throw noLauncher(kernel);
-      prepared = prepare(launcher);
+      handed = undefined;
       preparedBy = launcher;
+      prepared = prepare(launcher);
+    } else if (handed !== undefined) {
+      install(handed);
     }
     prepared.apply(undefined, arguments as unknown as Parameters<PreparedLaunch>);
   } as (config: LaunchConfig, ...args: unknown[]) => void;
-}
-
-function launchArity(kernel: Kernel, given: number): TypeError {
-  const n = kernel.params.length;
-  return new TypeError(
-    `Cannot launch kernel "${kernel.name}": it takes a launch config and then ${n} argument${
-      n === 1 ? "" : "s"
-    } (${kernel.params.map((p) => p.name).join(", ")}), got ${Math.max(0, given - 1)}`,
-  );
 }
 
 function noLauncher(kernel: Kernel): Error {

@@ -78,9 +78,12 @@ export interface JitLauncher {
   launch(kernel: CompiledJitKernel, config: LaunchConfig, args: readonly unknown[]): void;
   /**
    * Optional: the launch of one kernel, made once and then called for each `kernel.launch()`, for
-   * launchers that keep per-kernel state (compilations, reused lists). Without it, `launch` is called.
-   * During a launch, the prepared launch may hand `replace` the one to call from the next launch on
-   * (say, one made for the backend the arguments live on, which hands back when they move).
+   * launchers that keep per-kernel state (compilations, bound arguments). Without it, `launch` is
+   * called. During a launch, the prepared launch may hand `replace` a launch that then *is*
+   * `kernel.launch` from the next call on, while this launcher stays registered (say, one made for the
+   * backend the arguments live on, which hands back when they move). Being called directly, it gets
+   * whatever the caller passes, and must check the count itself: the config and one value per
+   * parameter.
    */
   prepare?(kernel: CompiledJitKernel, replace: (next: PreparedLaunch) => void): PreparedLaunch;
 }
@@ -123,10 +126,36 @@ let current: JitLauncher | undefined;
 export function setJitLauncher(launcher: JitLauncher | undefined): JitLauncher | undefined {
   const previous = current;
   current = launcher;
+  if (launcher !== previous) { for (const ref of watchers) ref.deref()?.(); }
   return previous;
+}
+
+// Each kernel's way back to its own launch, called when another launcher is registered. Held weakly
+// (the kernel holds it), so a dropped kernel is not kept; a collected one leaves the set.
+const watchers = new Set<WeakRef<() => void>>();
+const unwatched = new FinalizationRegistry<WeakRef<() => void>>((ref) => watchers.delete(ref));
+
+/**
+ * Has `forget` called whenever {@link setJitLauncher} registers another launcher. The caller keeps
+ * `forget` alive for as long as it wants the calls: it is held weakly here.
+ */
+export function onLauncherChange(forget: () => void): void {
+  const ref = new WeakRef(forget);
+  watchers.add(ref);
+  unwatched.register(forget, ref);
 }
 
 /** The registered launcher, if any. */
 export function jitLauncher(): JitLauncher | undefined {
   return current;
+}
+
+/** The error for a launch of `given` values (the config and the arguments) that are not one per parameter. */
+export function launchArity(kernel: CompiledJitKernel, given: number): TypeError {
+  const n = kernel.params.length;
+  return new TypeError(
+    `Cannot launch kernel "${kernel.name}": it takes a launch config and then ${n} argument${
+      n === 1 ? "" : "s"
+    } (${kernel.params.map((p) => p.name).join(", ")}), got ${Math.max(0, given - 1)}`,
+  );
 }

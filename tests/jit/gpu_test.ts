@@ -40,6 +40,29 @@ eachBackend("jit kernel.launch() rejects host arrays and wrong dtypes with the p
   }
 });
 
+eachBackend(
+  "jit kernel.launch() names its parameters for a wrong count, before and after its first launch",
+  () => {
+    const k = jit({ a: "f32[]", n: "i32" }, (a, n) => {
+      a[0] = n;
+    }, { name: "count_check" });
+    const a = ga.zeros(2);
+    const message =
+      'Cannot launch kernel "count_check": it takes a launch config and then 2 arguments (a, n), got';
+    for (const value of [3, 4]) {
+      const launch = k.launch as (...values: unknown[]) => void;
+      assert.throws(() => launch({ grid: 1, block: 1 }, a), { name: "TypeError", message: `${message} 1` });
+      assert.throws(() => launch({ grid: 1, block: 1 }, a, 1, 2), {
+        name: "TypeError",
+        message: `${message} 3`,
+      });
+      k.launch({ grid: 1, block: 1 }, a, value);
+      assert.equal(a.get()[0], value, "a launch with the right count runs");
+    }
+    a.free();
+  },
+);
+
 eachBackend("jit kernel.launch() takes the backend's own buffers as well as arrays", () => {
   const k = jit({ a: "f32[]", b: "f32[]", n: "i32" }, (a, b, n) => {
     const i = grid(1);

@@ -308,6 +308,14 @@ Deno.test("a prepared launch handed to replace() runs the next launches, while i
     replace!(() => assert.fail("a replacement from a launcher no longer registered is ignored"));
     k.launch({ grid: 1, block: 1 }, {}, 5);
     assert.deepEqual(byOther, [4, 5]);
+    setJitLauncher(launcher);
+    k.launch({ grid: 1, block: 1 }, {}, 6); // launched under another since: prepared again
+    k.launch({ grid: 1, block: 1 }, {}, 7);
+    setJitLauncher({ launch: () => assert.fail("not launched under this one") });
+    setJitLauncher(launcher);
+    k.launch({ grid: 1, block: 1 }, {}, 8); // not launched under another: its replacement stands
+    k.launch({ grid: 1, block: 1 }, {}, 9);
+    assert.deepEqual(calls.slice(3), ["first 6", "replaced 7", "replaced 8", "replaced 9"]);
   });
 });
 
