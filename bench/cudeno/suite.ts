@@ -426,9 +426,13 @@ await section("jit", () => {
   const emptyHand = twin.getFunction("empty_hand"), emptyControl = control.getFunction("empty_control");
   const p = ga.zeros(256);
   const one = { grid: 1, block: 32 };
-  // Many short samples rather than a few long ones: a launch's host time drifts by several percent
-  // over seconds on the GPU machine, and the figure is a ratio of two medians taken side by side.
-  const N = 10_000;
+  // What a launch costs the host: each sample times 256 launches, fewer than the driver queues
+  // without blocking, and lets the GPU run them after, untimed. (Timing 10,000 launches and their
+  // synchronize measures the GPU's own rate of empty kernels instead, about 3.2 µs each on the H200,
+  // which every launcher's host cost hides under.) Many short samples rather than a few long ones: a
+  // launch's host time drifts by several percent over seconds on the GPU machine, and the figure is a
+  // ratio of two medians taken side by side.
+  const N = 256;
   const pb = p.buffer;
   const loops = [
     () => {
@@ -444,16 +448,17 @@ await section("jit", () => {
   const timed = (loop: () => void): number => {
     const t = performance.now();
     loop();
+    const us = ((performance.now() - t) * 1000) / N;
     cuda.synchronize();
-    return ((performance.now() - t) * 1000) / N;
+    return us;
   };
-  for (const loop of loops) timed(loop);
+  for (let w = 0; w < 20; w++) for (const loop of loops) timed(loop);
   // Interleaved, so all three see the same machine state, and in every order in turn, so none always
   // runs first after another's synchronize. The control is a second fn() of an identical kernel: its
   // ratio to jit.fn.async is what this measurement cannot tell apart from equal.
   const ORDERS = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0], [0, 2, 1], [1, 0, 2]];
   const samples: number[][] = [[], [], []];
-  for (let s = 0; s < 240; s++) {
+  for (let s = 0; s < 2400; s++) {
     for (const k of ORDERS[s % ORDERS.length]!) samples[k]!.push(timed(loops[k]!));
   }
   const [launchSamples, fnSamples, controlSamples] = samples as [number[], number[], number[]];
@@ -463,7 +468,7 @@ await section("jit", () => {
     unit: "us",
     better: "lower",
     samples: launchSamples,
-    note: "kernel.launch() of a JIT kernel, samples interleaved with jit.fn.async",
+    note: "kernel.launch() of a JIT kernel: host time of 256 launches, samples interleaved with jit.fn.async",
   });
   emit({
     impl: "cudeno",
