@@ -426,12 +426,12 @@ await section("jit", () => {
   const emptyHand = twin.getFunction("empty_hand"), emptyControl = control.getFunction("empty_control");
   const p = ga.zeros(256);
   const one = { grid: 1, block: 32 };
-  // What a launch costs the host: each sample times 256 launches, fewer than the driver queues
-  // without blocking, and lets the GPU run them after, untimed. (Timing 10,000 launches and their
-  // synchronize measures the GPU's own rate of empty kernels instead, about 3.2 µs each on the H200,
-  // which every launcher's host cost hides under.) Many short samples rather than a few long ones: a
-  // launch's host time drifts by several percent over seconds on the GPU machine, and the figure is a
-  // ratio of two medians taken side by side.
+  // What a launch costs the host: each sample times 256 launches, and lets the GPU run them after,
+  // untimed. On the H200 that is the same 3.5 µs a launch as timing 10,000 launches and their
+  // synchronize (the driver's host work is most of a launch), in a tenth of the time per sample, so ten
+  // times the samples. Many short samples rather than a few long ones: a launch's host time drifts by
+  // several percent over seconds on the GPU machine, and the figure is a ratio of two medians taken side
+  // by side.
   const N = 256;
   const pb = p.buffer;
   const loops = [
