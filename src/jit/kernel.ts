@@ -116,7 +116,8 @@ export interface JitKernel extends CompiledJitKernel {
    * Runs the kernel: in the simulator when `simulated`, else through the launcher registered with
    * `setJitLauncher()` (a GPU back end's), with the arguments it accepts. After the first GPU launch
    * this reads as the launcher's own launch for the kernel (one call less per launch), so call it as
-   * `kernel.launch(...)`: a function read from it once keeps the launcher it was read under.
+   * `kernel.launch(...)`: a function read from it and kept may go on launching through the launcher
+   * registered when it was read.
    */
   readonly launch: (config: LaunchConfig, ...args: unknown[]) => void;
 }
