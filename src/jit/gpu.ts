@@ -66,7 +66,7 @@ export class BackendLauncher implements JitLauncher {
 
   /** Compiles (once per kernel and backend) and launches `kernel` with GPU arrays or device buffers and scalars. */
   launch(kernel: CompiledJitKernel, config: LaunchConfig, args: readonly unknown[]): void {
-    if (args.length !== kernel.params.length) throw launchArity(kernel, args.length + 1);
+    // The prepared launch, and any bound launch it hands on, checks the count.
     let known = this.#prepared.get(kernel);
     if (known === undefined) {
       const entry: { run: PreparedLaunch } = { run: () => {} };
@@ -81,8 +81,8 @@ export class BackendLauncher implements JitLauncher {
    * The launch of one kernel, keeping what it needs between launches: a bound launch per backend
    * (`BackendKernel.bind()`, which writes the arrays' addresses straight into the compiled kernel's
    * arguments). The first launch finds the backend and hands its bound launch to `replace`, so later
-   * launches are calls of it (it checks their count); one it refuses (arrays of another backend, or of the wrong type) comes
-   * back here, to find the backend or say what is wrong.
+   * launches are calls of it (it checks their count); one it refuses (arrays of another backend, or of
+   * the wrong type) comes back here, to find the backend or say what is wrong.
    */
   prepare(kernel: CompiledJitKernel, replace: (next: PreparedLaunch) => void): PreparedLaunch {
     const params = kernel.params;
