@@ -26,6 +26,9 @@ export function preamble(dtypes: readonly DType[], dialect: Dialect): string {
   if (dialect === "cuda") {
     if (dtypes.includes("float16")) lines.push("#include <cuda_fp16.h>");
     if (dtypes.includes("bfloat16")) lines.push("#include <cuda_bf16.h>");
+    // NVRTC has no math.h: give snippets the macros OpenCL C has.
+    lines.push("#ifndef INFINITY\n#define INFINITY __int_as_float(0x7f800000)\n#endif");
+    lines.push("#ifndef NAN\n#define NAN __int_as_float(0x7fffffff)\n#endif");
   } else {
     if (dtypes.includes("float64")) lines.push("#pragma OPENCL EXTENSION cl_khr_fp64 : enable");
     if (dtypes.includes("float16")) lines.push("#pragma OPENCL EXTENSION cl_khr_fp16 : enable");

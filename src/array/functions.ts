@@ -1,206 +1,13 @@
 /**
- * The elementwise operations and reductions as functions, NumPy style: `add(a, b)`, `exp(a)`,
- * `sum(a)`.
+ * Whole-array reductions as functions, NumPy style: `sum(a)`, `max(a)`, `dot(a, b)`.
  *
  * @module
  */
 
 import type { GPUArray } from "./gpuarray.ts";
-import { binary, dot as dotOf, type Operand, type OpOptions, reduce, unary } from "./ops.ts";
-
-/**
- * `a + b`, elementwise; either may be a scalar.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const c = ga.add(ga.ones(4), 1);
- * ```
- */
-export function add(a: Operand, b: Operand, options?: OpOptions): GPUArray {
-  return binary("add", a, b, options);
-}
-/**
- * `a - b`, elementwise.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const c = ga.sub(10, ga.arange(4));
- * ```
- */
-export function sub(a: Operand, b: Operand, options?: OpOptions): GPUArray {
-  return binary("sub", a, b, options);
-}
-/**
- * `a * b`, elementwise.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const c = ga.mul(ga.arange(4), 2);
- * ```
- */
-export function mul(a: Operand, b: Operand, options?: OpOptions): GPUArray {
-  return binary("mul", a, b, options);
-}
-/**
- * `a / b`, elementwise true division (integer arrays give float64).
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const c = ga.div(ga.arange(4), 2);
- * ```
- */
-export function div(a: Operand, b: Operand, options?: OpOptions): GPUArray {
-  return binary("div", a, b, options);
-}
-/**
- * `a ** b`, elementwise.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const squares = ga.pow(ga.arange(4), 2);
- * ```
- */
-export function pow(a: Operand, b: Operand, options?: OpOptions): GPUArray {
-  return binary("pow", a, b, options);
-}
-/**
- * The larger of `a` and `b`, elementwise (NaN wins).
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const relu = ga.maximum(ga.arange(-2, 2), 0);
- * ```
- */
-export function maximum(a: Operand, b: Operand, options?: OpOptions): GPUArray {
-  return binary("maximum", a, b, options);
-}
-/**
- * The smaller of `a` and `b`, elementwise (NaN wins).
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const capped = ga.minimum(ga.arange(4), 2);
- * ```
- */
-export function minimum(a: Operand, b: Operand, options?: OpOptions): GPUArray {
-  return binary("minimum", a, b, options);
-}
-
-/**
- * `-a`.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const m = ga.neg(ga.ones(3));
- * ```
- */
-export function neg(a: GPUArray, options?: OpOptions): GPUArray {
-  return unary("neg", a, options);
-}
-/**
- * `|a|`.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const m = ga.abs(ga.arange(-2, 2));
- * ```
- */
-export function abs(a: GPUArray, options?: OpOptions): GPUArray {
-  return unary("abs", a, options);
-}
-/**
- * `e ** a`.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const e = ga.exp(ga.zeros(3));
- * ```
- */
-export function exp(a: GPUArray, options?: OpOptions): GPUArray {
-  return unary("exp", a, options);
-}
-/**
- * The natural logarithm.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const l = ga.log(ga.ones(3));
- * ```
- */
-export function log(a: GPUArray, options?: OpOptions): GPUArray {
-  return unary("log", a, options);
-}
-/**
- * The square root.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const r = ga.sqrt(ga.arange(4));
- * ```
- */
-export function sqrt(a: GPUArray, options?: OpOptions): GPUArray {
-  return unary("sqrt", a, options);
-}
-/**
- * The sine (radians).
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const s = ga.sin(ga.arange(4));
- * ```
- */
-export function sin(a: GPUArray, options?: OpOptions): GPUArray {
-  return unary("sin", a, options);
-}
-/**
- * The cosine (radians).
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const c = ga.cos(ga.arange(4));
- * ```
- */
-export function cos(a: GPUArray, options?: OpOptions): GPUArray {
-  return unary("cos", a, options);
-}
-/**
- * The tangent (radians).
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const t = ga.tan(ga.arange(4));
- * ```
- */
-export function tan(a: GPUArray, options?: OpOptions): GPUArray {
-  return unary("tan", a, options);
-}
-/**
- * The hyperbolic tangent.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const t = ga.tanh(ga.arange(-2, 2));
- * ```
- */
-export function tanh(a: GPUArray, options?: OpOptions): GPUArray {
-  return unary("tanh", a, options);
-}
+import { dot as dotOf, reduce } from "./reduce.ts";
+import type { DType } from "../kernel/dtype.ts";
+import type { HostValue, SumValue } from "./methods.ts";
 
 /**
  * The sum of all elements as a host number.
@@ -208,11 +15,11 @@ export function tanh(a: GPUArray, options?: OpOptions): GPUArray {
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
- * console.log(ga.sum(ga.arange(101))); // 5050
+ * console.log(ga.sum(ga.arange(101))); // 5050 (a bigint for integer arrays)
  * ```
  */
-export function sum(a: GPUArray): number {
-  return reduce("sum", a);
+export function sum<D extends DType>(a: GPUArray<D>): SumValue<D> {
+  return reduce("sum", a) as SumValue<D>;
 }
 /**
  * The mean of all elements.
@@ -224,7 +31,7 @@ export function sum(a: GPUArray): number {
  * ```
  */
 export function mean(a: GPUArray): number {
-  return reduce("sum", a) / a.size;
+  return Number(reduce("sum", a)) / a.size;
 }
 /**
  * The smallest element.
@@ -235,8 +42,8 @@ export function mean(a: GPUArray): number {
  * console.log(ga.min(ga.arange(5))); // 0
  * ```
  */
-export function min(a: GPUArray): number {
-  return reduce("min", a);
+export function min<D extends DType>(a: GPUArray<D>): HostValue<D> {
+  return reduce("min", a) as HostValue<D>;
 }
 /**
  * The largest element.
@@ -247,8 +54,8 @@ export function min(a: GPUArray): number {
  * console.log(ga.max(ga.arange(5))); // 4
  * ```
  */
-export function max(a: GPUArray): number {
-  return reduce("max", a);
+export function max<D extends DType>(a: GPUArray<D>): HostValue<D> {
+  return reduce("max", a) as HostValue<D>;
 }
 /**
  * The dot product of two arrays of the same size.

@@ -1,43 +1,62 @@
 /**
- * `GPUArray`: an n-dimensional, C-contiguous array in device memory (PyCUDA's `gpuarray.GPUArray`,
- * CuPy's `ndarray`), on whichever backend is active.
+ * `GPUArray`: an n-dimensional strided array in device memory (CuPy's `ndarray`, PyCUDA's
+ * `GPUArray`). An array is a buffer, a dtype and a {@link Layout} (shape, strides, offset); views share
+ * the buffer, which goes back to the device when the last array using it is freed or collected.
  *
  * @module
  */
 
-import { activeBackend, type Backend, type BackendBuffer } from "./backend.ts";
-import { type DType, dtypeOf, DTYPES, type HostArrayOf, isDType } from "../kernel/dtype.ts";
+import type { Backend, BackendBuffer } from "./backend.ts";
+import { activeBackend } from "./active.ts";
+import { type DType, DTYPES, type HostArrayOf, isDType } from "../kernel/dtype.ts";
 import { devicePointer, type DeviceSpan } from "../cuda/memory.ts";
 import { type Buffer as CLBuffer, clBuffer } from "../opencl/buffer.ts";
-import * as ops from "./ops.ts";
-import type { Operand, OpOptions } from "./ops.ts";
+import {
+  checkShape,
+  contiguousStrides,
+  isContiguous,
+  type Layout,
+  type Shape,
+  showShape,
+  sizeOf,
+} from "./layout.ts";
+import { installMethods } from "./methods.ts";
+import type { ArrayMethods } from "./methods.ts";
 
-/** A shape: a number for 1-D, or the extent of each dimension. */
-export type Shape = number | readonly number[];
-
-/** The memory a view made by `reshape` shares with its array: a token no caller outside can make. */
-class Shared {
+/** The memory arrays share: it goes back to the device when the last array holding it lets go. */
+class Storage {
   readonly buffer: BackendBuffer;
+  #holders = 0;
+
   constructor(buffer: BackendBuffer) {
     this.buffer = buffer;
   }
-}
 
-/** Set by GPUArray's static block: see {@link unsafeBufferOf}. */
-let bufferOfArray: (array: GPUArray) => BackendBuffer;
-
-/** Normalises and checks a shape; returns it and its element count. */
-export function checkShape(shape: Shape): { dims: number[]; size: number } {
-  const dims = typeof shape === "number" ? [shape] : [...shape];
-  for (const d of dims) {
-    if (!Number.isSafeInteger(d) || d < 0) {
-      throw new RangeError(
-        `Cannot use shape [${dims.join(", ")}]: every extent must be a non-negative integer`,
-      );
-    }
+  hold(): void {
+    this.#holders++;
   }
-  return { dims, size: dims.reduce((a, b) => a * b, 1) };
+
+  release(): void {
+    if (--this.#holders === 0) this.buffer.free();
+  }
 }
+
+/** What a view is made of: another array's storage and a layout over it. No caller outside can make one. */
+class ViewOf {
+  readonly storage: Storage;
+  readonly base: GPUArray;
+  readonly layout: Layout;
+  constructor(storage: Storage, base: GPUArray, layout: Layout) {
+    this.storage = storage;
+    this.base = base;
+    this.layout = layout;
+  }
+}
+
+/** Set by GPUArray's static block: see {@link viewOf}. */
+let makeView: (array: GPUArray, layout: Layout) => GPUArray;
+/** Set by GPUArray's static block: see {@link sharesMemory}. */
+let storageOf: (array: GPUArray) => Storage;
 
 function checkDType(dtype: DType, backend: Backend): void {
   if (!isDType(dtype)) {
@@ -53,46 +72,81 @@ function checkDType(dtype: DType, backend: Backend): void {
 }
 
 /**
- * An array in device memory.
+ * An array in device memory. Elementwise operations, reductions and the other methods are listed in
+ * {@link ArrayMethods}; each is also a function of the module (`a.add(b)` is `ga.add(a, b)`).
  *
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
- * const x = ga.toGpu(new Float32Array([1, 2, 3, 4]), [2, 2]);
- * const y = x.mul(2).add(1);
- * console.log(y.shape, y.get()); // [2, 2] Float32Array [3, 5, 7, 9]
+ * const x = ga.asarray([[1, 2, 3], [4, 5, 6]]);
+ * const y = x.T.mul(2).add(1); // a transposed view, then two elementwise operations
+ * console.log(y.shape, y.get()); // [3, 2] Float32Array [3, 9, 5, 11, 7, 13]
  * ```
  */
 export class GPUArray<D extends DType = DType> {
-  /** The extent of each dimension. */
-  readonly shape: readonly number[];
-  /** The element type. */
-  readonly dtype: D;
-  /** The number of elements. */
-  readonly size: number;
   /** The backend the array lives on. */
   readonly backend: Backend;
-  // The buffer itself, not a holder shared with views: a launch reads it with one less object.
-  readonly #buffer: BackendBuffer;
+  /** The element type. */
+  readonly dtype: D;
+  /** The extent of each dimension. */
+  readonly shape: readonly number[];
+  /** Elements between neighbours along each dimension (0 where broadcast, negative where flipped). */
+  readonly strides: readonly number[];
+  /** The element of the buffer where index (0, 0, …) is. */
+  readonly offset: number;
+  /** The number of elements. */
+  readonly size: number;
+  /** The array this one is a view of, or undefined when it owns its memory. */
+  readonly base: GPUArray | undefined;
+  readonly #storage: Storage;
+  #released = false;
 
   static {
-    bufferOfArray = (array) => array.#buffer;
+    makeView = (array, layout) =>
+      new GPUArray(
+        array.backend,
+        layout.shape,
+        array.dtype,
+        new ViewOf(array.#live(), array.base ?? array, layout),
+      );
+    storageOf = (array) => array.#storage;
   }
 
-  /** Use {@link empty}, {@link toGpu} and the other constructors. */
-  constructor(backend: Backend, shape: Shape, dtype: D, shared?: Shared) {
+  /**
+   * A new C-contiguous array of `shape` (use {@link empty}, {@link toGpu} and the other constructors).
+   *
+   * @throws {RangeError} for a malformed shape.
+   * @throws {TypeError} for a dtype the backend does not have.
+   */
+  constructor(backend: Backend, shape: Shape, dtype: D, view?: ViewOf) {
     checkDType(dtype, backend);
-    const { dims, size } = checkShape(shape);
+    const dims = checkShape(shape);
     this.backend = backend;
-    this.shape = Object.freeze(dims);
     this.dtype = dtype;
-    this.size = size;
-    this.#buffer = shared?.buffer ?? backend.alloc(size * DTYPES[dtype].size);
+    this.shape = Object.freeze(dims);
+    this.size = sizeOf(dims);
+    if (view === undefined) {
+      this.strides = Object.freeze(contiguousStrides(dims));
+      this.offset = 0;
+      this.base = undefined;
+      this.#storage = new Storage(backend.alloc(this.size * DTYPES[dtype].size));
+    } else {
+      this.strides = Object.freeze([...view.layout.strides]);
+      this.offset = view.layout.offset;
+      this.base = view.base;
+      this.#storage = view.storage;
+    }
+    this.#storage.hold();
   }
 
-  /** Bytes the elements occupy. */
+  /** Bytes the elements take (`size * itemsize`). */
   get nbytes(): number {
     return this.size * DTYPES[this.dtype].size;
+  }
+
+  /** Bytes per element. */
+  get itemsize(): number {
+    return DTYPES[this.dtype].size;
   }
 
   /** The number of dimensions. */
@@ -100,65 +154,111 @@ export class GPUArray<D extends DType = DType> {
     return this.shape.length;
   }
 
+  /** Whether the elements lie in C order with no gaps (so the array is one run of its buffer). */
+  get isContiguous(): boolean {
+    return isContiguous(this.shape, this.strides);
+  }
+
   /**
-   * The device buffer (a CUDA `DeviceAllocation` or an OpenCL `Buffer`).
+   * The device buffer (a CUDA `DeviceAllocation` or an OpenCL `Buffer`) the elements are in, from
+   * element {@link offset}.
    *
    * @throws {TypeError} when the array was freed.
    */
   get buffer(): BackendBuffer {
-    this.#checkLive();
-    return this.#buffer;
+    return this.#live().buffer;
   }
 
-  #checkLive(): void {
-    if (this.#buffer.freed) {
-      throw new TypeError(
-        `Cannot use a ${this.dtype} array of shape [${this.shape.join(", ")}]: it was freed`,
-      );
+  #live(): Storage {
+    if (this.#released || this.#storage.buffer.freed) {
+      throw new TypeError(`Cannot use a ${this.dtype} array of shape ${showShape(this.shape)}: it was freed`);
     }
+    return this.#storage;
   }
 
-  /** Whether the memory was freed (by this array or a view sharing it). */
+  /** Whether this array was freed (or its memory, through another array, before views existed). */
   get freed(): boolean {
-    return this.#buffer.freed;
+    return this.#released || this.#storage.buffer.freed;
   }
 
-  /** The device address and size, so the array can be passed to CUDA kernels and copies directly. */
+  /**
+   * The device address of the first element and the bytes from there, so a contiguous array can be
+   * passed to CUDA kernels and copies directly.
+   *
+   * @throws {TypeError} for an array that is not contiguous or not on CUDA.
+   */
   [devicePointer](): DeviceSpan {
     const b = this.buffer as unknown as { [devicePointer]?: () => DeviceSpan };
     if (b[devicePointer] === undefined) {
       throw new TypeError(`Cannot pass an array on ${this.backend.device} to a CUDA kernel`);
     }
-    return b[devicePointer]();
+    this.#checkFlat("a CUDA kernel");
+    const span = b[devicePointer]();
+    const skip = this.offset * this.itemsize;
+    return { ptr: span.ptr + BigInt(skip), size: span.size - skip, context: span.context };
   }
 
-  /** The OpenCL buffer, so the array can be passed to OpenCL kernels and copies directly. */
+  /**
+   * The OpenCL buffer, so an array that starts its buffer and is contiguous can be passed to OpenCL
+   * kernels and copies directly.
+   *
+   * @throws {TypeError} for other views and arrays not on OpenCL.
+   */
   [clBuffer](): CLBuffer {
     const b = this.buffer as unknown as { [clBuffer]?: () => CLBuffer };
     if (b[clBuffer] === undefined) {
       throw new TypeError(`Cannot pass an array on ${this.backend.device} to an OpenCL kernel`);
     }
+    this.#checkFlat("an OpenCL kernel");
+    if (this.offset !== 0) {
+      throw new TypeError(
+        `Cannot pass a view starting at element ${this.offset} of its buffer to an OpenCL kernel: pass a copy (a.copy())`,
+      );
+    }
     return b[clBuffer]();
   }
 
-  /** Copies the array to a new host typed array, waiting for queued work (PyCUDA's `get()`). */
+  #checkFlat(what: string): void {
+    if (!this.isContiguous) {
+      throw new TypeError(
+        `Cannot pass a non-contiguous view of shape ${showShape(this.shape)} (strides ${
+          showShape(this.strides)
+        }) to ${what}, which indexes it as one run: pass ga.ascontiguousarray(a)`,
+      );
+    }
+  }
+
+  /** Copies the elements to a new host typed array in C order, waiting for queued work (PyCUDA's `get()`). */
   get(): HostArrayOf[D] {
     const out = new DTYPES[this.dtype].array(this.size) as HostArrayOf[D];
-    if (this.size > 0) this.backend.read(out, this.buffer);
+    if (this.size === 0) return out;
+    if (this.isContiguous) {
+      this.backend.read(out, this.buffer, this.offset * this.itemsize);
+    } else {
+      using flat = this.copy();
+      this.backend.read(out, flat.buffer, 0);
+    }
     return out;
   }
 
   /** Like {@link get}, without blocking Deno's event loop while the device finishes. */
   async getAsync(): Promise<HostArrayOf[D]> {
     const out = new DTYPES[this.dtype].array(this.size) as HostArrayOf[D];
-    if (this.size > 0) await this.backend.readAsync(out, this.buffer);
+    if (this.size === 0) return out;
+    if (this.isContiguous) {
+      await this.backend.readAsync(out, this.buffer, this.offset * this.itemsize);
+    } else {
+      using flat = this.copy();
+      await this.backend.readAsync(out, flat.buffer, 0);
+    }
     return out;
   }
 
   /**
-   * Overwrites the array with `host`'s elements (same count and element type).
+   * Overwrites the elements, in C order, with `host`'s (same count and element type); writes through
+   * a view.
    *
-   * @throws {RangeError} when the sizes differ.
+   * @throws {RangeError} when the counts differ.
    * @throws {TypeError} when the element types differ.
    */
   set(host: ArrayBufferView): this {
@@ -170,160 +270,61 @@ export class GPUArray<D extends DType = DType> {
     }
     if (host.byteLength !== this.nbytes) {
       throw new RangeError(
-        `Cannot set an array of ${this.size} elements from ${host.byteLength / DTYPES[this.dtype].size}`,
+        `Cannot set an array of shape ${showShape(this.shape)} (${this.size} elements) from ${
+          host.byteLength / this.itemsize
+        } elements`,
       );
     }
-    if (this.size > 0) this.backend.write(this.buffer, host);
+    if (this.size === 0) return this;
+    if (this.isContiguous) {
+      this.backend.write(this.buffer, host, this.offset * this.itemsize);
+    } else {
+      using flat = new GPUArray(this.backend, this.shape, this.dtype);
+      flat.backend.write(flat.buffer, host, 0);
+      this.assign(flat);
+    }
     return this;
   }
 
   /**
-   * A view with another shape of the same size, sharing the memory (`-1` infers one extent).
-   *
-   * @throws {RangeError} when the sizes differ.
+   * Lets go of the memory: it returns to the device now unless a view or the array it was viewed
+   * from still uses it, then when the last of them is freed (or collected). The array cannot be used
+   * after. Idempotent.
    */
-  reshape(...shape: number[] | [readonly number[]]): GPUArray<D> {
-    const dims = (Array.isArray(shape[0]) ? [...shape[0]] : shape) as number[];
-    const unknown = dims.indexOf(-1);
-    if (unknown >= 0) {
-      const known = dims.filter((_, i) => i !== unknown).reduce((a, b) => a * b, 1);
-      dims[unknown] = known === 0 ? 0 : this.size / known;
-    }
-    const { size } = checkShape(dims);
-    if (size !== this.size) {
-      throw new RangeError(
-        `Cannot reshape an array of shape [${this.shape.join(", ")}] to [${
-          dims.join(", ")
-        }]: the sizes differ`,
-      );
-    }
-    this.#checkLive();
-    return new GPUArray(this.backend, dims, this.dtype, new Shared(this.#buffer));
-  }
-
-  /** A copy converted to `dtype` (a copy even when the dtype is the same). */
-  astype<T extends DType>(dtype: T): GPUArray<T> {
-    return ops.cast(this, dtype);
-  }
-
-  /** An independent copy. */
-  copy(): GPUArray<D> {
-    const out = new GPUArray(this.backend, this.shape, this.dtype);
-    if (this.size > 0) this.backend.copy(out.buffer, this.buffer, this.nbytes);
-    return out;
-  }
-
-  /** `this + other`, elementwise (scalars broadcast). */
-  add(other: Operand, options?: OpOptions): GPUArray {
-    return ops.binary("add", this, other, options);
-  }
-  /** `this - other`, elementwise. */
-  sub(other: Operand, options?: OpOptions): GPUArray {
-    return ops.binary("sub", this, other, options);
-  }
-  /** `this * other`, elementwise. */
-  mul(other: Operand, options?: OpOptions): GPUArray {
-    return ops.binary("mul", this, other, options);
-  }
-  /** `this / other`, elementwise true division. */
-  div(other: Operand, options?: OpOptions): GPUArray {
-    return ops.binary("div", this, other, options);
-  }
-  /** `this ** other`, elementwise. */
-  pow(other: Operand, options?: OpOptions): GPUArray {
-    return ops.binary("pow", this, other, options);
-  }
-  /** The larger of `this` and `other`, elementwise (NaN wins). */
-  maximum(other: Operand, options?: OpOptions): GPUArray {
-    return ops.binary("maximum", this, other, options);
-  }
-  /** The smaller of `this` and `other`, elementwise (NaN wins). */
-  minimum(other: Operand, options?: OpOptions): GPUArray {
-    return ops.binary("minimum", this, other, options);
-  }
-  /** `this == other` as a bool array. */
-  eq(other: Operand): GPUArray<"bool"> {
-    return ops.binary("eq", this, other) as GPUArray<"bool">;
-  }
-  /** `this != other` as a bool array. */
-  ne(other: Operand): GPUArray<"bool"> {
-    return ops.binary("ne", this, other) as GPUArray<"bool">;
-  }
-  /** `this < other` as a bool array. */
-  lt(other: Operand): GPUArray<"bool"> {
-    return ops.binary("lt", this, other) as GPUArray<"bool">;
-  }
-  /** `this <= other` as a bool array. */
-  le(other: Operand): GPUArray<"bool"> {
-    return ops.binary("le", this, other) as GPUArray<"bool">;
-  }
-  /** `this > other` as a bool array. */
-  gt(other: Operand): GPUArray<"bool"> {
-    return ops.binary("gt", this, other) as GPUArray<"bool">;
-  }
-  /** `this >= other` as a bool array. */
-  ge(other: Operand): GPUArray<"bool"> {
-    return ops.binary("ge", this, other) as GPUArray<"bool">;
-  }
-  /** `-this`. */
-  neg(options?: OpOptions): GPUArray {
-    return ops.unary("neg", this, options);
-  }
-  /** `|this|`. */
-  abs(options?: OpOptions): GPUArray {
-    return ops.unary("abs", this, options);
-  }
-
-  /** The sum of all elements, as a host number (bigint for 64-bit integer arrays). */
-  sum(): number {
-    return ops.reduce("sum", this);
-  }
-  /** The mean of all elements. */
-  mean(): number {
-    return ops.reduce("sum", this) / this.size;
-  }
-  /** The smallest element. */
-  min(): number {
-    return ops.reduce("min", this);
-  }
-  /** The largest element. */
-  max(): number {
-    return ops.reduce("max", this);
-  }
-  /** The dot product with `other` (same size). */
-  dot(other: GPUArray): number {
-    return ops.dot(this, other);
-  }
-  /** The Euclidean norm. */
-  norm(): number {
-    return Math.sqrt(ops.dot(this, this));
-  }
-
-  /** Frees the device memory now (views sharing it are freed too). Idempotent. */
   free(): void {
-    this.#buffer.free();
+    if (this.#released) return;
+    this.#released = true;
+    this.#storage.release();
   }
 
   /** Same as {@link free}. */
   [Symbol.dispose](): void {
     this.free();
   }
-
-  /** `GPUArray(float32, [2, 2], cuda:0 NVIDIA H200)`. */
-  toString(): string {
-    return `GPUArray(${this.dtype}, [${this.shape.join(", ")}], ${this.backend.device})`;
-  }
 }
 
 /**
- * An array's buffer, unchecked: the launch paths read the device address through the buffer's own
- * check, and ask {@link GPUArray.buffer} for the array's error only when that fails. It is the class's
- * own accessor, so a caller that keeps it reaches the field with no module variable in between.
+ * The elementwise operations, reductions, views and the rest: declared in {@link ArrayMethods}, and
+ * defined on the prototype from the same tables that define the module's functions.
  */
-export const unsafeBufferOf: (array: GPUArray) => BackendBuffer = bufferOfArray;
+export interface GPUArray<D extends DType = DType> extends ArrayMethods<D> {}
+installMethods(GPUArray);
 
 /**
- * An uninitialised array (PyCUDA's `gpuarray.empty`).
+ * A view of `array` with another layout over its memory. The layout must stay inside the buffer;
+ * the view holds the memory as long as it lives.
+ */
+export function viewOf<D extends DType>(array: GPUArray<D>, layout: Layout): GPUArray<D> {
+  return makeView(array, layout) as GPUArray<D>;
+}
+
+/** Whether two arrays use the same memory. */
+export function sharesMemory(a: GPUArray, b: GPUArray): boolean {
+  return storageOf(a) === storageOf(b);
+}
+
+/**
+ * An uninitialised array (NumPy's `empty`), float32 unless `dtype` says otherwise.
  *
  * @example
  * ```ts
@@ -336,60 +337,14 @@ export function empty<D extends DType = "float32">(shape: Shape, dtype?: D): GPU
 }
 
 /**
- * An uninitialised array with `like`'s shape and dtype (and backend).
+ * An uninitialised array with `like`'s shape, backend and dtype (or `dtype`).
  *
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
- * const a = ga.zeros([4]);
- * const b = ga.emptyLike(a);
+ * const b = ga.emptyLike(ga.zeros([4]));
  * ```
  */
-export function emptyLike<D extends DType>(like: GPUArray<D>): GPUArray<D> {
-  return new GPUArray(like.backend, like.shape, like.dtype);
-}
-
-/** The dtype a host typed array holds (Uint16Array reads as uint16, Uint8Array as uint8). */
-export type DTypeOfArray<T> = T extends Float32Array ? "float32"
-  : T extends Float64Array ? "float64"
-  : T extends Float16Array ? "float16"
-  : T extends Int8Array ? "int8"
-  : T extends Uint8Array ? "uint8"
-  : T extends Int16Array ? "int16"
-  : T extends Uint16Array ? "uint16"
-  : T extends Int32Array ? "int32"
-  : T extends Uint32Array ? "uint32"
-  : T extends BigInt64Array ? "int64"
-  : T extends BigUint64Array ? "uint64"
-  : DType;
-
-/**
- * Copies a host typed array to the device (PyCUDA's `gpuarray.to_gpu`); `shape` defaults to 1-D.
- * The dtype follows the array (a Uint16Array is uint16; pass `"bfloat16"` to read it as bfloat16).
- *
- * @throws {RangeError} when `shape` does not match the array's length.
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const x = ga.toGpu(Float32Array.from({ length: 6 }, (_, i) => i), [2, 3]);
- * ```
- */
-export function toGpu<T extends ArrayBufferView & { length: number }, D extends DType = DTypeOfArray<T>>(
-  host: T,
-  shape?: Shape,
-  dtype?: D,
-): GPUArray<D> {
-  const d = (dtype ?? dtypeOf(host)) as D;
-  if (DTYPES[d].size * host.length !== host.byteLength) {
-    throw new TypeError(`Cannot read a ${host.constructor.name} as ${d}: the element sizes differ`);
-  }
-  const { dims, size } = checkShape(shape ?? host.length);
-  if (size !== host.length) {
-    throw new RangeError(
-      `Cannot put ${host.length} elements into shape [${dims.join(", ")}] (${size} elements)`,
-    );
-  }
-  const out = new GPUArray(activeBackend(), dims, d);
-  if (out.size > 0) out.backend.write(out.buffer, host);
-  return out;
+export function emptyLike<D extends DType, E extends DType = D>(like: GPUArray<D>, dtype?: E): GPUArray<E> {
+  return new GPUArray(like.backend, like.shape, (dtype ?? like.dtype) as E);
 }

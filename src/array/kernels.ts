@@ -5,10 +5,13 @@
  * @module
  */
 
-import { activeBackend, type Backend } from "./backend.ts";
+import type { Backend } from "./backend.ts";
+import { activeBackend } from "./active.ts";
 import { GPUArray } from "./gpuarray.ts";
-import { type ReductionPlan, runReduction } from "./ops.ts";
-import { cType, indexType, kernelHead, pointerParam, preamble as dtypePreamble } from "./codegen.ts";
+import { type ReductionPlan, runReduction } from "./reduce.ts";
+import { cType, pointerParam, preamble as dtypePreamble } from "./codegen.ts";
+import { broadcastShapes, showShape } from "./layout.ts";
+import { copyOf, runLoop } from "./loop.ts";
 import { type KernelParam, parseParameterList } from "../kernel/signature.ts";
 import { type DType, isDType } from "../kernel/dtype.ts";
 import type { Dialect } from "../kernel/ctypes.ts";
@@ -43,12 +46,12 @@ function identifier(name: string, what: string): string {
   return name;
 }
 
-/** Checks the call's arguments against the declared parameters; returns the element count (the first array's size). */
-function bindArguments(
+/** Checks a call's values against the declared parameters; returns the arrays' backend and the arrays. */
+function checkArguments(
   params: readonly KernelParam[],
   args: readonly unknown[],
   what: string,
-): { backend: Backend; n: number; values: unknown[] } {
+): { backend: Backend; arrays: GPUArray[] } {
   if (args.length !== params.length) {
     throw new TypeError(
       `Cannot call ${what}: it takes ${params.length} arguments (${
@@ -56,31 +59,25 @@ function bindArguments(
       }), got ${args.length}`,
     );
   }
-  let backend: Backend | undefined;
-  let n: number | undefined;
-  const values = params.map((p, i) => {
+  const arrays: GPUArray[] = [];
+  params.forEach((p, i) => {
     const arg = args[i];
-    if (!p.pointer) return arg;
+    if (!p.pointer) return;
     if (!(arg instanceof GPUArray)) {
       throw new TypeError(`Cannot call ${what}: argument ${p.name} must be a GPUArray of ${p.dtype}`);
     }
     if (arg.dtype !== p.dtype) {
       throw new TypeError(`Cannot call ${what}: argument ${p.name} is ${arg.dtype}, declared ${p.text}`);
     }
-    backend ??= arg.backend;
-    if (arg.backend !== backend) {
+    if (arrays.length > 0 && arg.backend !== arrays[0]!.backend) {
       throw new TypeError(`Cannot call ${what}: its arrays live on different backends`);
     }
-    n ??= arg.size;
-    if (arg.size < n) {
-      throw new RangeError(
-        `Cannot call ${what}: argument ${p.name} has ${arg.size} elements, fewer than the first array's ${n}`,
-      );
-    }
-    return arg.buffer;
+    arrays.push(arg);
   });
-  return { backend: backend ?? activeBackend(), n: n!, values };
+  return { backend: arrays[0]?.backend ?? activeBackend(), arrays };
 }
+
+const escape = (name: string) => name.replace(/[$]/g, "\\$");
 
 class ElementwiseImpl {
   /** The kernel's name. */
@@ -89,6 +86,11 @@ class ElementwiseImpl {
   readonly params: readonly KernelParam[];
   readonly #operation: string;
   readonly #preamble: string;
+  readonly #key: string;
+  /** For each pointer parameter: whether the operation assigns to its element i. */
+  readonly #written: readonly boolean[];
+  /** For each pointer parameter: whether the operation uses it other than as `name[i]`. */
+  readonly #raw: readonly boolean[];
 
   /**
    * Declares the kernel; it is generated and compiled for a backend on first call.
@@ -105,30 +107,103 @@ class ElementwiseImpl {
     this.params = readParams(args, `ElementwiseKernel ${name}`);
     this.#operation = operation;
     this.#preamble = options.preamble ?? "";
+    this.#key = `ek:${this.name}:${sha256Hex(args, operation, this.#preamble).slice(0, 16)}`;
+    const pointers = this.params.filter((p) => p.pointer);
+    this.#written = pointers.map((p) =>
+      new RegExp(`\\b${escape(p.name)}\\s*\\[\\s*i\\s*\\]\\s*([-+*/%&|^]|<<|>>)?=(?!=)`).test(operation)
+    );
+    this.#raw = pointers.map((p) =>
+      new RegExp(`\\b${escape(p.name)}\\b(?!\\s*\\[\\s*i\\s*\\])`).test(operation)
+    );
   }
 
-  /** The kernel's source for `dialect`. */
-  source(dialect: Dialect): string {
-    const ix = indexType(dialect);
-    const params = [...this.params.map((p) => declare(p, dialect)), `${ix} n`];
-    const [start, stride] = dialect === "cuda"
-      ? [`(${ix})blockIdx.x * blockDim.x + threadIdx.x`, `(${ix})blockDim.x * gridDim.x`]
-      : ["get_global_id(0)", "get_global_size(0)"];
-    return `${dtypePreamble(this.params.map((p) => p.dtype!), dialect)}
-${this.#preamble}
-${kernelHead(dialect)} ${this.name}(${params.join(", ")}) {
-  for (${ix} i = ${start}; i < n; i += ${stride}) { ${this.#operation}; }
-}`;
+  /** The statement for one element: the user's names bound to the loop's operands, `x[i]` to element i of x. */
+  #statement(dialect: Dialect): (ref: readonly string[], scalar: readonly string[]) => string {
+    return (ref, scalar) => {
+      let op = this.#operation;
+      let k = 0, j = 0;
+      const locals: string[] = [];
+      for (const p of this.params) {
+        if (p.pointer) {
+          const at = k++;
+          op = op.replace(new RegExp(`\\b${escape(p.name)}\\s*\\[\\s*i\\s*\\]`, "g"), () => ref[at]!);
+          if (this.#raw[at]) {
+            const base = ref[at]!.slice(0, ref[at]!.indexOf("["));
+            locals.push(
+              `${pointerParam(p.dtype!, p.name, dialect, p.isConst).replace("__restrict__ ", "")} = ${base};`,
+            );
+          }
+        } else {
+          locals.push(`const ${cType(p.dtype!, dialect)} ${p.name} = ${scalar[j++]};`);
+        }
+      }
+      return `{ ${locals.join(" ")} ${op}; }`;
+    };
   }
 
-  /** Runs the kernel over the first array argument's elements. */
+  /** Runs the kernel over the arrays' broadcast shape. */
   call(args: readonly unknown[]): void {
-    const { backend, n, values } = bindArguments(this.params, args, `ElementwiseKernel ${this.name}`);
-    if (n === 0) return;
-    const kernel = backend.kernel(this.source(backend.dialect), this.name);
-    const groups = Math.min(Math.ceil(n / 256), 65536);
-    kernel.launch({ grid: [groups, 1], block: [256, 1] }, [...values, n]);
+    const what = `call ElementwiseKernel ${this.name}`;
+    const { backend, arrays } = checkArguments(this.params, args, `ElementwiseKernel ${this.name}`);
+    const shape = broadcastShapes(arrays.map((a) => a.shape), what);
+    arrays.forEach((a, k) => {
+      const whole = a.isContiguous && a.shape.length === shape.length &&
+        a.shape.every((d, i) => d === shape[i]);
+      if (this.#raw[k] && !whole) {
+        const p = this.params.filter((q) => q.pointer)[k]!;
+        throw new TypeError(
+          `Cannot ${what}: argument ${p.name} is a view or broadcast (shape ${
+            showShape(a.shape)
+          } in a loop over ${
+            showShape(shape)
+          }), and the operation indexes it other than as ${p.name}[i]; pass a contiguous array of the loop's shape`,
+        );
+      }
+    });
+    const scalars = this.params.filter((p) => !p.pointer).map((p) => ({
+      value: args[p.index] as number | bigint,
+      dtype: p.dtype!,
+    }));
+    if (arrays.length === 0) throw new TypeError(`Cannot ${what}: it has no array argument`);
+    void backend;
+    runLoop(
+      {
+        key: this.#key,
+        arrays,
+        written: this.#written,
+        scalars,
+        helpers: `${
+          dtypePreamble(this.params.map((p) => p.dtype!), arrays[0]!.backend.dialect)
+        }\n${this.#preamble}`,
+        statement: this.#statement(arrays[0]!.backend.dialect),
+      },
+      shape,
+      what,
+    );
   }
+}
+
+/** The flat, contiguous-from-the-start arrays a ReductionKernel indexes as `x[i]`, copying views. */
+function flatArguments(
+  params: readonly KernelParam[],
+  args: readonly unknown[],
+  what: string,
+): { backend: Backend; n: number; values: unknown[]; copies: GPUArray[] } {
+  const { backend, arrays } = checkArguments(params, args, what);
+  const n = arrays[0]!.size;
+  const copies: GPUArray[] = [];
+  const values = params.map((p, i) => {
+    if (!p.pointer) return args[i];
+    let a = args[i] as GPUArray;
+    if (a.size < n) {
+      throw new RangeError(
+        `Cannot call ${what}: argument ${p.name} has ${a.size} elements, fewer than the first array's ${n}`,
+      );
+    }
+    if (!a.isContiguous || a.offset !== 0) copies.push(a = copyOf(a));
+    return a.buffer;
+  });
+  return { backend, n, values, copies };
 }
 
 /** What a {@link ReductionKernel} computes. */
@@ -196,10 +271,14 @@ class ReductionImpl {
 
   /** Reduces over the first array argument's elements; returns the result as a host number. */
   call(args: readonly unknown[]): number {
-    const { backend, n, values } = bindArguments(this.params, args, `ReductionKernel ${this.#key}`);
-    if (n === 0) throw new RangeError("Cannot reduce zero elements: the first array argument is empty");
-    const result = runReduction(backend, this.#plan(backend.dialect), values, n);
-    return Number(result);
+    const what = `ReductionKernel ${this.#key}`;
+    const { backend, n, values, copies } = flatArguments(this.params, args, what);
+    try {
+      if (n === 0) throw new RangeError("Cannot reduce zero elements: the first array argument is empty");
+      return Number(runReduction(backend, this.#plan(backend.dialect), values, n));
+    } finally {
+      for (const c of copies) c.free();
+    }
   }
 }
 
@@ -214,8 +293,6 @@ export interface ElementwiseKernel {
   readonly kernelName: string;
   /** The declared parameters. */
   readonly params: readonly KernelParam[];
-  /** The generated source for `dialect`. */
-  source(dialect: Dialect): string;
 }
 
 /**
@@ -244,7 +321,6 @@ export const ElementwiseKernel: new (
   return withProperties((...values: unknown[]) => impl.call(values), {
     kernelName: impl.name,
     params: impl.params,
-    source: (dialect: Dialect) => impl.source(dialect),
   });
 } as unknown as new (
   args: string,

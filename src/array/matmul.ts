@@ -6,8 +6,11 @@
 
 import { GPUArray } from "./gpuarray.ts";
 import type { Backend } from "./backend.ts";
+import { sharesMemory } from "./gpuarray.ts";
+import { copyOf } from "./loop.ts";
 import type { CudaBackend } from "./cuda_backend.ts";
-import { fill, type OpOptions } from "./ops.ts";
+import { fill } from "./assign.ts";
+import type { OpOptions } from "./ufunc.ts";
 import { castTo, computeType, cType, literal, load, pointerParam, preamble, sharedArray } from "./codegen.ts";
 import type { DType } from "../kernel/dtype.ts";
 import { type Context, type DeviceAllocation, memAlloc } from "../cuda/mod.ts";
@@ -223,16 +226,18 @@ void ${name}(${params.join(", ")}, int M, int N, int K) {
   return { name, source };
 }
 
-const tiledSources = new Map<DType, { name: string; source: string }>();
-
 function tiledMatmul(backend: Backend, a: GPUArray, b: GPUArray, out: GPUArray): void {
   const [m, k] = a.shape as [number, number];
   const n = b.shape[1]!;
-  let made = tiledSources.get(a.dtype);
-  if (made === undefined) tiledSources.set(a.dtype, made = tiledSource(a.dtype));
-  const { name, source } = made;
   const shape = { grid: [Math.ceil(n / TILE), Math.ceil(m / TILE)], block: [TILE, TILE] } as const;
-  backend.kernel(source, name).launch(shape, [a.buffer, b.buffer, out.buffer, m, n, k]);
+  backend.kernel(`matmul:${a.dtype}`, () => tiledSource(a.dtype)).launch(shape, [
+    a.buffer,
+    b.buffer,
+    out.buffer,
+    m,
+    n,
+    k,
+  ]);
 }
 
 const CUDA_DTYPES: readonly DType[] = ["float32", "float64", "float16", "bfloat16"];
@@ -306,7 +311,7 @@ function outputFor(a: GPUArray, b: GPUArray, out: GPUArray | undefined): GPUArra
       `Cannot matmul into an array on ${out.backend.device}: the inputs are on ${a.backend.device}`,
     );
   }
-  if (out.buffer === a.buffer || out.buffer === b.buffer) {
+  if (sharesMemory(out, a) || sharesMemory(out, b)) {
     throw new TypeError(
       "Cannot matmul into an input's memory: pass an out array that shares no memory with a or b",
     );
@@ -347,7 +352,12 @@ export function matmul<D extends DType>(
   const out = outputFor(a, b, options.out);
   if (out.size === 0) return out as GPUArray<D>;
   if (a.shape[1] === 0) return fill(out, 0) as GPUArray<D>;
-  if (a.backend.name === "cuda") cublasMatmul(a.backend as CudaBackend, a, b, out);
-  else tiledMatmul(a.backend, a, b, out);
+  // The kernels read and write whole matrices from the start of their memory.
+  const flat = (x: GPUArray) => (x.isContiguous && x.offset === 0 ? x : copyOf(x));
+  const x = flat(a), y = flat(b), z = flat(out);
+  if (a.backend.name === "cuda") cublasMatmul(a.backend as CudaBackend, x, y, z);
+  else tiledMatmul(a.backend, x, y, z);
+  if (z !== out) out.assign(z);
+  for (const t of [x, y, z]) if (t !== a && t !== b && t !== out) t.free();
   return out as GPUArray<D>;
 }

@@ -1,47 +1,76 @@
 /**
- * GPU arrays: `GPUArray` with elementwise math, reductions, matrix products and random numbers, on
- * CUDA where a driver and device exist and on OpenCL (a GPU, or PoCL on the CPU) elsewhere. The same
- * script runs on both.
+ * GPU arrays: `GPUArray`, a NumPy-style strided n-dimensional array with views, broadcasting,
+ * elementwise functions, reductions, matrix products and random numbers, on CUDA where a driver and
+ * device exist and on OpenCL (a GPU, or PoCL on the CPU) elsewhere. The same script runs on both.
  *
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * console.log(ga.backend(), ga.backendDevice());
- * const a = ga.random.normal([1000, 1000], { seed: 1 });
- * const c = ga.matmul(a, a);
- * const x = new Float32Array([1, 2, 3]), z = new Float32Array([4, 5, 6]);
- * const y = ga.toGpu(x).mul(2).add(ga.toGpu(z));
- * console.log(y.sum(), c.shape);
+ * const x = ga.asarray([[1, 2, 3], [4, 5, 6]]);
+ * const centred = x.sub(ga.asarray([1, 1, 1])); // (2, 3) - (3,): broadcasting
+ * const every2nd = x.slice([], [null, null, 2]); // x[:, ::2], a view
+ * every2nd.fill(0); // writes through into x
+ * const c = ga.matmul(ga.random.normal([64, 64], { seed: 1 }), x.T.slice([0, 64]));
+ * console.log(centred.get(), x.get(), c.shape);
  * ```
  *
  * @module
  */
 
-import { registerBackend } from "./backend.ts";
-import { CudaBackend } from "./cuda_backend.ts";
-import { OpenCLBackend } from "./opencl_backend.ts";
-
-registerBackend("cuda", (device) => new CudaBackend(device));
-registerBackend("opencl", () => new OpenCLBackend());
-
-export { backend, backendDevice, type BackendName, useBackend, type UseBackendOptions } from "./backend.ts";
-export { type DTypeOfArray, empty, emptyLike, GPUArray, type Shape, toGpu } from "./gpuarray.ts";
-export { arange, full, ones, zeros } from "./creation.ts";
-export { type BinaryOp, type Operand, type OpOptions, type ReduceOp, type UnaryOp, where } from "./ops.ts";
+export { backend, backendDevice, useBackend, type UseBackendOptions } from "./active.ts";
+export type { Backend, BackendBuffer, BackendKernel, BackendName, KernelSource } from "./backend.ts";
+export type { LaunchConfig } from "../kernel/dims.ts";
+export { empty, emptyLike, GPUArray } from "./gpuarray.ts";
+export type { ArrayMethods, HostValue, SumValue } from "./methods.ts";
+export type { Layout, Shape } from "./layout.ts";
+export type { SliceSpec } from "./slicing.ts";
+export {
+  arange,
+  asarray,
+  type DTypeOfArray,
+  full,
+  type NestedArray,
+  ones,
+  toGpu,
+  zeros,
+} from "./creation.ts";
+export {
+  ascontiguousarray,
+  broadcastTo,
+  copy,
+  diagonal,
+  type DiagonalOptions,
+  expandDims,
+  flip,
+  moveaxis,
+  ravel,
+  reshape,
+  slice,
+  squeeze,
+  swapaxes,
+  transpose,
+} from "./views.ts";
+export { assign, astype, fill } from "./assign.ts";
+export { clip, type Operand, type OpOptions, where } from "./ufunc.ts";
+export type { BinaryOp, UnaryOp } from "./ufunc_defs.ts";
+export * from "./ufuncs_binary.ts";
+export * from "./ufuncs_unary.ts";
 export * from "./functions.ts";
 export { CublasError, matmul } from "./matmul.ts";
 export * as random from "./random.ts";
-export { resultType } from "./dtypes.ts";
+export {
+  type BoolAsInt8,
+  type DivisionResult,
+  type FloatDType,
+  type FloatResult,
+  type OperandResult,
+  type PromotionTable,
+  type ResultType,
+  resultType,
+} from "./dtypes.ts";
+export type { BinaryResult } from "./ufuncs_binary.ts";
 export { type DType, dtypeOf, DTYPES, isDType } from "../kernel/dtype.ts";
 export { ElementwiseKernel, ReductionKernel, type ReductionOptions } from "./kernels.ts";
-export type {
-  Backend,
-  BackendBuffer,
-  BackendKernel,
-  BoundLaunch,
-  LaunchShape,
-  MiscountedLaunch,
-  RefusedLaunch,
-} from "./backend.ts";
 export type { DTypeInfo, HostArrayOf, TypedArray } from "../kernel/dtype.ts";
 export type { Dialect } from "../kernel/ctypes.ts";

@@ -1,89 +1,41 @@
 /**
- * GPU arrays over the OpenCL core: buffers of one context, programs built once per source, and one
+ * GPU arrays over the OpenCL core: buffers of one context, programs built once per kernel, and one
  * in-order queue.
  *
  * @module
  */
 
 import * as cl from "../opencl/mod.ts";
-import type {
-  Backend,
-  BackendBuffer,
-  BackendKernel,
-  BoundLaunch,
-  LaunchShape,
-  MiscountedLaunch,
-  RefusedLaunch,
-} from "./backend.ts";
-import { GPUArray } from "./gpuarray.ts";
+import type { Backend, BackendBuffer, BackendKernel, KernelSource } from "./backend.ts";
+import type { LaunchConfig } from "../kernel/dims.ts";
 import type { DType } from "../kernel/dtype.ts";
-import { fixedArity } from "../kernel/fixed_arity.ts";
 
 class OpenCLKernel implements BackendKernel {
   readonly #kernel: cl.Kernel;
   readonly #queue: cl.CommandQueue;
-  readonly #backend: OpenCLBackend;
-  /** The call's values, queue, sizes and arguments, reused by every launch (passed with `Reflect.apply`). */
-  readonly #call: unknown[];
+  /** The call's values, queue, sizes and arguments, reused by every launch. */
+  readonly #call: unknown[] = [];
 
-  constructor(kernel: cl.Kernel, backend: OpenCLBackend) {
+  constructor(kernel: cl.Kernel, queue: cl.CommandQueue) {
     this.#kernel = kernel;
-    this.#queue = backend.queue;
-    this.#backend = backend;
-    this.#call = Array.from({ length: kernel.params.length + 3 }, () => undefined);
+    this.#queue = queue;
   }
 
-  launch(shape: LaunchShape, args: readonly unknown[]): void {
-    this.#launchFrom(shape, args, args.length);
-  }
-
-  bind(
-    arrays: readonly (DType | undefined)[],
-    refused: RefusedLaunch,
-    miscount: MiscountedLaunch,
-  ): BoundLaunch {
-    const n = arrays.length, backend = this.#backend;
-    // The arguments land in one reused list (then the shape), which the launch maps in place.
-    return fixedArity(n, n + 1, (values, given) => {
-      if (given !== n + 1) return miscount(given);
-      // Every array is checked before any is mapped, so a refused launch gets its values as given.
-      for (let i = 0; i < n; i++) {
-        const dtype = arrays[i], value = values[i];
-        if (dtype === undefined || value instanceof cl.Buffer) continue;
-        if (!(value instanceof GPUArray) || value.backend !== backend || value.dtype !== dtype) {
-          return refused(i, values[n] as LaunchShape, ...values.slice(0, n));
-        }
-      }
-      for (let i = 0; i < n; i++) {
-        const value = values[i];
-        if (arrays[i] !== undefined && value instanceof GPUArray) values[i] = value.buffer;
-      }
-      this.#launchFrom(values[n] as LaunchShape, values, n);
-    }, { firstLast: true }) as BoundLaunch;
-  }
-
-  /** Queues with the first `n` of `args`: work-items are blocks × threads per block, per dimension. */
-  #launchFrom(shape: LaunchShape, args: readonly unknown[], n: number): void {
-    const call = this.#call;
-    const grid = shape.grid, block = shape.block;
+  /** Queues the kernel: work-items are blocks × threads per block, per dimension. */
+  launch(shape: LaunchConfig, args: readonly unknown[]): void {
+    const call = this.#call, n = args.length;
+    const grid = typeof shape.grid === "number" ? [shape.grid] : shape.grid ?? [1];
+    const block = typeof shape.block === "number" ? [shape.block] : shape.block;
+    const dims = Math.max(grid.length, block.length);
+    call.length = n + 3;
     call[0] = this.#queue;
-    if (typeof grid === "number" && typeof block === "number") {
-      call[1] = grid * block;
-      call[2] = block;
-    } else {
-      const g = typeof grid === "number" ? [grid] : grid;
-      const b = typeof block === "number" ? [block] : block;
-      const dims = Math.max(g.length, b.length);
-      call[1] = Array.from({ length: dims }, (_, i) => (g[i] ?? 1) * (b[i] ?? 1));
-      call[2] = Array.from({ length: dims }, (_, i) => b[i] ?? 1);
-    }
-    if (call.length !== n + 3) call.length = n + 3; // a wrong count, which the kernel reports
+    call[1] = Array.from({ length: dims }, (_, i) => (grid[i] ?? 1) * (block[i] ?? 1));
+    call[2] = Array.from({ length: dims }, (_, i) => block[i] ?? 1);
     for (let i = 0; i < n; i++) call[i + 3] = args[i];
     try {
       Reflect.apply(this.#kernel.launch, this.#kernel, call);
     } finally {
-      // Hold no argument past the launch, so dropped arrays stay collectable.
-      for (let i = 0; i < call.length; i++) call[i] = undefined;
+      call.fill(undefined); // hold no argument past the launch, so dropped arrays stay collectable
     }
   }
 }
@@ -121,33 +73,45 @@ export class OpenCLBackend implements Backend {
     return new cl.Buffer(this.context, Math.max(1, bytes));
   }
 
-  write(dst: BackendBuffer, src: ArrayBufferView): void {
-    if (src.byteLength > 0) cl.enqueueCopy(this.queue, dst as cl.Buffer, src).release();
-  }
-
-  read(dst: ArrayBufferView, src: BackendBuffer): void {
-    if (dst.byteLength > 0) cl.enqueueCopy(this.queue, dst, src as cl.Buffer).release();
-  }
-
-  async readAsync(dst: ArrayBufferView, src: BackendBuffer): Promise<void> {
-    if (dst.byteLength === 0) return;
-    using ev = cl.enqueueCopy(this.queue, dst, src as cl.Buffer, { isBlocking: false });
-    await ev.completed();
-  }
-
-  copy(dst: BackendBuffer, src: BackendBuffer, bytes: number): void {
-    if (bytes > 0) {
-      cl.enqueueCopy(this.queue, dst as cl.Buffer, src as cl.Buffer, { byteCount: bytes }).release();
+  write(dst: BackendBuffer, src: ArrayBufferView, byteOffset: number): void {
+    if (src.byteLength > 0) {
+      cl.enqueueCopy(this.queue, dst as cl.Buffer, src, { dstOffset: byteOffset }).release();
     }
   }
 
-  kernel(source: string, name: string): BackendKernel {
-    const key = `${name}\u0000${source}`;
+  read(dst: ArrayBufferView, src: BackendBuffer, byteOffset: number): void {
+    if (dst.byteLength > 0) {
+      cl.enqueueCopy(this.queue, dst, src as cl.Buffer, { srcOffset: byteOffset }).release();
+    }
+  }
+
+  async readAsync(dst: ArrayBufferView, src: BackendBuffer, byteOffset: number): Promise<void> {
+    if (dst.byteLength === 0) return;
+    using ev = cl.enqueueCopy(this.queue, dst, src as cl.Buffer, {
+      isBlocking: false,
+      srcOffset: byteOffset,
+    });
+    await ev.completed();
+  }
+
+  copy(dst: BackendBuffer, dstOffset: number, src: BackendBuffer, srcOffset: number, bytes: number): void {
+    if (bytes > 0) {
+      cl.enqueueCopy(this.queue, dst as cl.Buffer, src as cl.Buffer, {
+        byteCount: bytes,
+        dstOffset,
+        srcOffset,
+      })
+        .release();
+    }
+  }
+
+  kernel(key: string, make: () => KernelSource): BackendKernel {
     let k = this.#kernels.get(key);
     if (k === undefined) {
+      const { source, name } = make();
       // NumPy's results need IEEE division and square roots; some drivers (NVIDIA's) default to faster ones.
       const program = new cl.Program(this.context, source).build(["-cl-fp32-correctly-rounded-divide-sqrt"]);
-      k = new OpenCLKernel(program.getKernel(name), this);
+      k = new OpenCLKernel(program.getKernel(name), this.queue);
       this.#kernels.set(key, k);
     }
     return k;

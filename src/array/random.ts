@@ -21,8 +21,9 @@
  * @module
  */
 
-import { activeBackend } from "./backend.ts";
-import { GPUArray, type Shape } from "./gpuarray.ts";
+import { activeBackend } from "./active.ts";
+import { GPUArray } from "./gpuarray.ts";
+import type { Shape } from "./layout.ts";
 import type { Dialect } from "../kernel/ctypes.ts";
 import {
   cType,
@@ -169,7 +170,10 @@ function sinCosPi(dtype: FloatType, dialect: Dialect): string {
   return `${t} sn, cs; ${dtype === "float32" ? "sincospif" : "sincospi"}(x, &sn, &cs);`;
 }
 
-const sources = new Map<string, { name: string; source: string; per: number }>();
+/** Numbers each thread draws from one Philox block of four words. */
+function perThread(dtype: FloatType): number {
+  return dtype === "float32" ? 4 : 2;
+}
 
 /**
  * The kernel filling `out[0..n)` for key `(k0, k1)` and parameters `p0`, `p1` (low and range, or mean
@@ -179,11 +183,8 @@ function randomSource(
   kind: Kind,
   dtype: FloatType,
   dialect: Dialect,
-): { name: string; source: string; per: number } {
-  const key = `${kind}:${dtype}:${dialect}`;
-  const known = sources.get(key);
-  if (known !== undefined) return known;
-  const per = dtype === "float32" ? 4 : 2;
+): { name: string; source: string } {
+  const per = perThread(dtype);
   const t = cType(dtype, dialect);
   const u = cType("uint32", dialect);
   const ix = indexType(dialect);
@@ -209,9 +210,7 @@ ${kernelHead(dialect)} ${name}(${
   ${valueStatements(kind, dtype, dialect)}
   for (int j = 0; j < ${per}; j++) if (e + j < n) out[e + j] = v[j];
 }`;
-  const made = { name, source, per };
-  sources.set(key, made);
-  return made;
+  return { name, source };
 }
 
 function draw(
@@ -225,10 +224,10 @@ function draw(
   const backend = activeBackend();
   const out = new GPUArray(backend, shape, dtype);
   if (out.size === 0) return out;
-  const { name, source, per } = randomSource(kind, dtype, backend.dialect);
-  const blocks = Math.ceil(out.size / per);
+  const kernel = backend.kernel(`random:${kind}:${dtype}`, () => randomSource(kind, dtype, backend.dialect));
+  const blocks = Math.ceil(out.size / perThread(dtype));
   const k0 = Number(seed & 0xffffffffn), k1 = Number(seed >> 32n);
-  backend.kernel(source, name).launch(
+  kernel.launch(
     { grid: [Math.ceil(blocks / BLOCK), 1], block: [BLOCK, 1] },
     [out.buffer, out.size, k0, k1, p0, p1],
   );

@@ -8,7 +8,7 @@
 
 import type { Dialect } from "../kernel/ctypes.ts";
 import { barrier, cType, indexType, kernelHead, threadIds } from "./codegen.ts";
-import type { ReductionPlan } from "./ops.ts";
+import type { ReductionPlan } from "./reduce.ts";
 
 /** How many partial results stage 1 writes at most; stage 2 writes the total after them. */
 export const PARTIAL_SLOTS = 1024;

@@ -9,7 +9,7 @@
 import { driver } from "./driver.ts";
 import { CudaError, noteLaunch } from "./errors.ts";
 import { ArgumentBlock } from "../kernel/args.ts";
-import { checkLimits, type Dim3, type DimLimits, readDim3 } from "../kernel/dims.ts";
+import { checkLimits, type DimLimits, type LaunchConfig, readDim3 } from "../kernel/dims.ts";
 import { type ArgumentsFinish, fixedArity } from "../kernel/fixed_arity.ts";
 import { withProperties } from "../kernel/callable.ts";
 import type { KernelParam } from "../kernel/signature.ts";
@@ -18,18 +18,6 @@ import { HostArgument } from "./inout.ts";
 import type { Stream } from "./stream.ts";
 import type { Context } from "./context.ts";
 import { dtypeOf } from "../kernel/dtype.ts";
-
-/** Where and how wide a launch runs. */
-export interface LaunchConfig {
-  /** Blocks in the grid, 1 to 3 dimensions. Default 1. */
-  readonly grid?: Dim3;
-  /** Threads per block, 1 to 3 dimensions. Required, as in PyCUDA. */
-  readonly block: Dim3;
-  /** Dynamic shared memory per block, in bytes. Default 0. */
-  readonly shared?: number;
-  /** The stream to queue the launch on. Default: the legacy default stream. */
-  readonly stream?: Stream;
-}
 
 /** Per-kernel figures the driver reports (`cuFuncGetAttribute`). */
 export interface FunctionAttributes {
@@ -76,40 +64,6 @@ export interface KernelFunction {
   setMaxDynamicSharedMemory(bytes: number): void;
   /** **UNSAFE**: the raw `CUfunction`. */
   readonly unsafeHandle: Deno.PointerObject;
-}
-
-/**
- * The key of a function's launch from a list, `fn[launchValues](values, given)`: the arguments then the
- * config in one array, for callers that hold their values in a list already (the array layer), so
- * they skip spreading it into a call.
- */
-export const launchValues: unique symbol = Symbol("cudeno.launchValues");
-
-/**
- * The key of a function's launch in two halves, `fn[writtenLaunch]`: its {@link ArgumentBlock}, into
- * which a caller that knows the argument types (the JIT) writes them itself, and the launch of what
- * the block holds. The caller writes every argument before each launch.
- */
-export const writtenLaunch: unique symbol = Symbol("cudeno.writtenLaunch");
-
-/** A function's argument block and the launch of what it holds (see {@link writtenLaunch}). */
-export interface WrittenLaunch {
-  /** The kernel's argument block: write each argument with `write(i, value)` or `writePointer(i, address)`. */
-  readonly block: ArgumentBlock;
-  /**
-   * Checks `config` (as fn() does) and launches the kernel with the arguments in {@link block}.
-   * `owned`: the caller holds the function's module, which nothing else can unload, and has checked
-   * that its context was not reset since; the check that the module is loaded is then skipped.
-   */
-  readonly launch: (config: unknown, owned?: boolean) => void;
-}
-
-/** What every {@link KernelFunction} is inside cudeno: also launchable from a list, or in two halves. */
-export interface ListLaunchable extends KernelFunction {
-  /** Launches with the arguments and then the config in one list (`given`: how many it holds). */
-  readonly [launchValues]: ArgumentsFinish<void>;
-  /** The argument block and the launch of what it holds. */
-  readonly [writtenLaunch]: WrittenLaunch;
 }
 
 /** What a function needs from its module: whether it is still loaded, and its context. */
@@ -222,15 +176,15 @@ export function makeKernelFunction(
   const count = params.length;
   let dynamicLimit = maxShared;
   let lastGrid = -1, lastBlock = -1;
-  // The launch once the block holds this launch's arguments: shared by fn() and the JIT's typed writes.
-  const launchWritten = (config: unknown, owned?: boolean): void => {
+  // The launch once the block holds this launch's arguments.
+  const launchWritten = (config: unknown): void => {
     let shared: number, stream: Deno.PointerValue, c: LaunchConfig;
     try {
       if (typeof config !== "object" || config === null || !("block" in config)) {
         throw badConfig(name, config);
       }
       c = config as LaunchConfig;
-      if (owned !== true) owner.checkLoaded(name);
+      owner.checkLoaded(name);
       const grid = c.grid, blk = c.block;
       // A launch with the same grid and block numbers as the last one skips re-validating them.
       if (typeof grid !== "number" || typeof blk !== "number" || grid !== lastGrid || blk !== lastBlock) {
@@ -266,7 +220,7 @@ export function makeKernelFunction(
       block.addresses,
       null,
     );
-    if (staged.length > 0) HostArgument.complete(staged, c.stream, code === 0);
+    if (staged.length > 0) HostArgument.complete(staged, c.stream as Stream | undefined, code === 0);
     if (code !== 0) throw new CudaError(code, "cuLaunchKernel", ` (kernel ${name})`);
   };
   const launch: ArgumentsFinish<void> = (values, given) => {
@@ -294,8 +248,6 @@ export function makeKernelFunction(
     params: Object.freeze([...params]),
     attributes,
     unsafeHandle: handle,
-    [launchValues]: launch,
-    [writtenLaunch]: Object.freeze({ block, launch: launchWritten }),
     setMaxDynamicSharedMemory(bytes: number) {
       const code = lib.cuFuncSetAttribute(handle, MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
       if (code !== 0) throw new CudaError(code, "cuFuncSetAttribute", ` (kernel ${name}, ${bytes} bytes)`);

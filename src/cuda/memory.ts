@@ -48,9 +48,6 @@ function formatBytes(bytes: number | bigint): string {
   return `${n} B`;
 }
 
-/** Set by DeviceAllocation's static block: see {@link liveAddress}. */
-let addressIfLive: (allocation: DeviceAllocation) => bigint | undefined;
-
 /**
  * Memory on the device (PyCUDA's `DeviceAllocation`). Free it with `free()`, a `using` declaration,
  * or let the garbage collector return it.
@@ -69,10 +66,6 @@ export class DeviceAllocation {
   readonly #ptr: bigint;
   readonly #held: Owned<bigint>;
   #freed = false;
-
-  static {
-    addressIfLive = (a) => a.#freed || a.#held.stale ? undefined : a.#ptr;
-  }
 
   /** Use {@link memAlloc}. */
   constructor(ptr: bigint, size: number, ctx: Context) {
@@ -134,13 +127,6 @@ export class DeviceAllocation {
     })`;
   }
 }
-
-/**
- * The device address of `allocation`, or `undefined` when it was freed or its context was reset: the
- * check of {@link DeviceAllocation.ptr} without its error, for launches that report the error of the
- * array holding the memory instead. It is the class's own accessor (see `unsafeBufferOf`).
- */
-export const liveAddress: (allocation: DeviceAllocation) => bigint | undefined = addressIfLive;
 
 /**
  * Reads a device target into its address and, where known, its size in bytes.

@@ -59,7 +59,8 @@ export {
   nvrtcVersion,
 } from "./compiler.ts";
 export { type DeviceGlobal, Module, SourceModule } from "./module.ts";
-export type { FunctionAttributes, KernelFunction, LaunchConfig } from "./function.ts";
+export type { FunctionAttributes, KernelFunction } from "./function.ts";
+export type { LaunchConfig, StreamLike } from "../kernel/dims.ts";
 export { HostArgument, In, InOut, Out } from "./inout.ts";
 export { LibraryNotFoundError } from "../../ffi/load.ts";
 export { parseKernels, parseParameterList } from "../kernel/signature.ts";

@@ -4,32 +4,7 @@
  * @module
  */
 
-/**
- * A grid or block size: a count, or up to three counts for x, y, z (missing ones are 1).
- *
- * @example
- * ```ts
- * import type { Dim } from "@cudeno/cudeno/jit";
- * const block: Dim = [16, 16];
- * ```
- */
-export type Dim = number | readonly [number, number?, number?];
-
-/**
- * How a kernel is launched: `grid` blocks of `block` threads each.
- *
- * @example
- * ```ts
- * import type { LaunchConfig } from "@cudeno/cudeno/jit";
- * const config: LaunchConfig = { grid: [8, 8], block: [16, 16] };
- * ```
- */
-export interface LaunchConfig {
-  /** Blocks in the grid. */
-  readonly grid: Dim;
-  /** Threads per block. */
-  readonly block: Dim;
-}
+import type { Dim3, LaunchConfig } from "../kernel/dims.ts";
 
 /** The most threads a block may have, as on every CUDA device. */
 const MAX_BLOCK_THREADS = 1024;
@@ -54,10 +29,10 @@ export function geometry(config: LaunchConfig, failure: string): Geometry {
       `${failure}: a block of ${threads} threads is more than the ${MAX_BLOCK_THREADS} a GPU runs`,
     );
   }
-  return { grid: dims(config.grid, "grid", failure), block };
+  return { grid: dims(config.grid ?? 1, "grid", failure), block };
 }
 
-function dims(value: Dim, field: string, failure: string): [number, number, number] {
+function dims(value: Dim3, field: string, failure: string): [number, number, number] {
   const list = typeof value === "number" ? [value] : Array.isArray(value) ? [...value] : undefined;
   if (list === undefined || list.length < 1 || list.length > 3) {
     throw new TypeError(`${failure}: ${field} must be a number or an array of 1 to 3 numbers`);

@@ -7,31 +7,18 @@
  * @module
  */
 
+import type { Dialect } from "../kernel/ctypes.ts";
 import { DTYPES } from "../kernel/dtype.ts";
 import type { AtomicFn, BuiltinName, MathFn } from "./ir.ts";
 import { ELEMENTS, type ElementType, SCALAR_DTYPES, type ScalarType, type ValueType } from "./types.ts";
-
-/**
- * The languages the JIT generates: CUDA C (for NVRTC) and OpenCL C 1.2.
- *
- * @example
- * ```ts
- * import { jit, type JitDialect } from "@cudeno/cudeno/jit";
- * const k = jit({ a: "f32[]" }, (a) => {
- *   a[0] = 1;
- * });
- * for (const dialect of ["cuda", "opencl"] as JitDialect[]) console.log(k.source(dialect));
- * ```
- */
-export type JitDialect = "cuda" | "opencl";
 
 /** Registers a helper function that the generated code calls, by name. */
 export type Need = (helper: string) => void;
 
 /** One target language. */
-export interface Dialect {
+export interface Target {
   /** The language. */
-  readonly name: JitDialect;
+  readonly name: Dialect;
   /** The unsigned 32-bit type. */
   readonly unsigned: string;
   /** The signed 64-bit type. */
@@ -113,7 +100,7 @@ function mathCall(
 }
 
 /** CUDA C, for NVRTC. */
-export const CUDA: Dialect = {
+export const CUDA: Target = {
   name: "cuda",
   unsigned: "unsigned int",
   long: "long long",
@@ -139,7 +126,7 @@ export const CUDA: Dialect = {
 };
 
 /** OpenCL C 1.2. */
-export const OPENCL: Dialect = {
+export const OPENCL: Target = {
   name: "opencl",
   unsigned: "uint",
   long: "long",
@@ -175,14 +162,14 @@ export const OPENCL: Dialect = {
 };
 
 /** The dialect for a language name. */
-export const DIALECTS: Readonly<Record<JitDialect, Dialect>> = { cuda: CUDA, opencl: OPENCL };
+export const DIALECTS: Readonly<Record<Dialect, Target>> = { cuda: CUDA, opencl: OPENCL };
 
 /**
  * The C text of a helper function. Each keeps a JavaScript result where C would trap or differ:
  * integer division and remainder by 0 give 0 (JavaScript's `(a / 0) | 0`), `INT_MIN / -1` wraps,
  * `Math.round` rounds halves up, min and max propagate NaN.
  */
-export function helperSource(d: Dialect, helper: string): string {
+export function helperSource(d: Target, helper: string): string {
   const u = d.unsigned;
   const fn = (returns: string, params: string, body: string[]) =>
     `${d.helper}${returns} cudeno_${helper}(${params}) {\n${body.map((line) => `  ${line}`).join("\n")}\n}`;

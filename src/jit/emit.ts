@@ -9,7 +9,8 @@
  * @module
  */
 
-import { type Dialect, DIALECTS, helperSource, type JitDialect } from "./dialect.ts";
+import { DIALECTS, helperSource, type Target } from "./dialect.ts";
+import type { Dialect } from "../kernel/ctypes.ts";
 import {
   type BinaryExpr,
   type Binding,
@@ -75,19 +76,19 @@ function wrap(out: Out, min: number): string {
 }
 
 /** The C source of a kernel, the device functions it calls (callees first) and the helpers they need. */
-export function emit(kernel: FunctionIR, dialect: JitDialect): string {
+export function emit(kernel: FunctionIR, dialect: Dialect): string {
   return new Emitter(DIALECTS[dialect]).program(kernel);
 }
 
 class Emitter {
-  readonly #d: Dialect;
+  readonly #d: Target;
   readonly #helpers = new Set<string>();
   readonly #functions = new Map<FunctionIR, string>();
   #usesF64 = false;
   #names = new Names();
   #locals = new Map<Binding, string>();
 
-  constructor(dialect: Dialect) {
+  constructor(dialect: Target) {
     this.#d = dialect;
   }
 

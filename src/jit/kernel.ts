@@ -8,21 +8,14 @@
 import { DTYPES } from "../kernel/dtype.ts";
 import { checkArgs } from "./args.ts";
 import { INTRINSIC_NAMES } from "./builtins.ts";
-import { geometry, type LaunchConfig } from "./config.ts";
-import type { JitDialect } from "./dialect.ts";
+import { geometry } from "./config.ts";
+import type { LaunchConfig } from "../kernel/dims.ts";
 import { emit } from "./emit.ts";
 import type { JitArg, JitParam } from "./intrinsics.ts";
 import type { Binding, FunctionIR } from "./ir.ts";
-import {
-  type CompiledJitKernel,
-  type JitLauncher,
-  jitLauncher,
-  type JitParamInfo,
-  launchArity,
-  onLauncherChange,
-  type PreparedLaunch,
-} from "./launcher.ts";
-import { fixedArity } from "../kernel/fixed_arity.ts";
+import { type JitParamInfo, launchOnGpu } from "./gpu.ts";
+import { sha256Hex } from "../kernel/cache.ts";
+import type { Dialect } from "../kernel/ctypes.ts";
 import { sanitizeName } from "./names.ts";
 import { invokeDevice, simulateKernel } from "./simulate.ts";
 import { translate } from "./translate.ts";
@@ -104,7 +97,13 @@ export interface JitOptions extends FunctionOptions {
  * console.log(x); // Float32Array [2, 4, 6]
  * ```
  */
-export interface JitKernel extends CompiledJitKernel {
+export interface JitKernel {
+  /** The kernel's C name. */
+  readonly name: string;
+  /** The kernel's parameters, in order. */
+  readonly params: readonly JitParamInfo[];
+  /** The generated CUDA C or OpenCL C. */
+  source(dialect: Dialect): string;
   /** Whether `launch()` runs the simulator instead of a GPU. */
   readonly simulated: boolean;
   /**
@@ -113,13 +112,11 @@ export interface JitKernel extends CompiledJitKernel {
    */
   simulate(config: LaunchConfig, ...args: (number | HostArray)[]): void;
   /**
-   * Runs the kernel: in the simulator when `simulated`, else through the launcher registered with
-   * `setJitLauncher()` (a GPU back end's), with the arguments it accepts. After the first GPU launch
-   * this reads as the launcher's own launch for the kernel (one call less per launch), so call it as
-   * `kernel.launch(...)`: a function read from it and kept may go on launching through the launcher
-   * registered when it was read.
+   * Runs the kernel: in the simulator when `simulated`, else on the GPU its arrays live on (GPU arrays
+   * or device buffers, and numbers, in parameter order; compiled once per backend). `config` may name a
+   * CUDA `stream`.
    */
-  readonly launch: (config: LaunchConfig, ...args: unknown[]) => void;
+  launch(config: LaunchConfig, ...args: unknown[]): void;
 }
 
 /**
@@ -239,113 +236,62 @@ function build(
 }
 
 class Kernel implements JitKernel {
-  // First, so that reading `launch` reads the object's first bytes, next to its map.
-  #launch: (config: LaunchConfig, ...args: unknown[]) => void;
   readonly name: string;
   readonly params: readonly JitParamInfo[];
   readonly simulated: boolean;
   readonly #ir: FunctionIR;
-  readonly #sources = new Map<JitDialect, string>();
-  // Puts the kernel's own launch back when another launcher is registered (held for onLauncherChange).
-  readonly #forget: (() => void) | undefined;
+  readonly #sources = new Map<Dialect, { source: string; key: string }>();
 
   constructor(ir: FunctionIR, simulated: boolean) {
     this.#ir = ir;
     this.name = ir.name;
     this.params = Object.freeze(ir.params.map(paramInfo));
     this.simulated = simulated;
-    if (simulated) {
-      this.#launch = (config, ...args) => this.simulate(config, ...(args as (number | HostArray)[]));
-    } else {
-      const own = gpuLaunch(this, (next) => this.#launch = next);
-      this.#launch = own;
-      this.#forget = () => this.#launch = own;
-      onLauncherChange(this.#forget);
-    }
   }
 
-  get launch(): (config: LaunchConfig, ...args: unknown[]) => void {
-    return this.#launch;
+  #generated(dialect: Dialect): { source: string; key: string } {
+    let made = this.#sources.get(dialect);
+    if (made === undefined) {
+      if (dialect !== "cuda" && dialect !== "opencl") {
+        throw new TypeError(
+          `Cannot generate kernel "${this.name}": the dialect must be "cuda" or "opencl", got ${
+            String(dialect)
+          }`,
+        );
+      }
+      const source = emit(this.#ir, dialect);
+      made = { source, key: `jit:${this.name}:${sha256Hex(source).slice(0, 24)}` };
+      this.#sources.set(dialect, made);
+    }
+    return made;
   }
 
-  source(dialect: JitDialect): string {
-    if (dialect !== "cuda" && dialect !== "opencl") {
-      throw new TypeError(
-        `Cannot generate kernel "${this.name}": the dialect must be "cuda" or "opencl", got ${
-          String(dialect)
-        }`,
-      );
-    }
-    let text = this.#sources.get(dialect);
-    if (text === undefined) {
-      text = emit(this.#ir, dialect);
-      this.#sources.set(dialect, text);
-    }
-    return text;
+  source(dialect: Dialect): string {
+    return this.#generated(dialect).source;
+  }
+
+  key(dialect: Dialect): string {
+    return this.#generated(dialect).key;
   }
 
   simulate(config: LaunchConfig, ...args: (number | HostArray)[]): void {
     const failure = `Cannot simulate kernel "${this.name}"`;
     simulateKernel(this.#ir, geometry(config, failure), checkArgs(this.#ir.params, args, failure), failure);
   }
-}
 
-/**
- * `kernel.launch(config, ...args)` for the GPU: checks the count and hands the values on to the
- * registered launcher's prepared launch as they came (`apply` of `arguments`, which V8 passes on from
- * the caller's frame without making an object of it), so a launch allocates nothing. A launch the
- * launcher hands to `replace` is given to `install`, to be called in place of this one while that
- * launcher stays registered.
- */
-function gpuLaunch(
-  kernel: Kernel,
-  install: (launch: PreparedLaunch) => void,
-): (config: LaunchConfig, ...args: unknown[]) => void {
-  const n = kernel.params.length, expected = n + 1;
-  const registered = jitLauncher; // held here, so a launch reads no import
-  // The launch prepared by the registered launcher, remade when another is registered, and the one it
-  // handed on, if any (installed again when its launcher is registered again).
-  let preparedBy: JitLauncher | undefined;
-  let prepared: PreparedLaunch | undefined;
-  let handed: PreparedLaunch | undefined;
-  const prepare = (launcher: JitLauncher): PreparedLaunch => {
-    if (launcher.prepare !== undefined) {
-      return launcher.prepare(kernel, (next) => {
-        if (preparedBy !== launcher) return;
-        prepared = handed = next;
-        install(next);
-      });
+  /** Bound to the kernel, so `const run = kernel.launch` works too. */
+  readonly launch = (config: LaunchConfig, ...args: unknown[]): void => {
+    if (this.simulated) return this.simulate(config, ...(args as (number | HostArray)[]));
+    const n = this.params.length;
+    if (args.length !== n) {
+      throw new TypeError(
+        `Cannot launch kernel "${this.name}": it takes a launch config and then ${n} argument${
+          n === 1 ? "" : "s"
+        } (${this.params.map((p) => p.name).join(", ")}), got ${args.length}`,
+      );
     }
-    const args: unknown[] = Array.from({ length: n }, () => undefined); // packed, not holey
-    return fixedArity(n, expected, (values) => {
-      for (let i = 0; i < n; i++) args[i] = values[i];
-      try {
-        launcher.launch(kernel, values[n] as LaunchConfig, args);
-      } finally {
-        for (let i = 0; i < n; i++) args[i] = undefined;
-      }
-    }, { firstLast: true }) as PreparedLaunch;
+    launchOnGpu(this, config, args);
   };
-  return function (this: unknown, _config: LaunchConfig): void {
-    if (arguments.length !== expected) throw launchArity(kernel, arguments.length);
-    const launcher = registered();
-    if (launcher !== preparedBy || prepared === undefined) {
-      if (launcher === undefined) throw noLauncher(kernel);
-      handed = undefined;
-      preparedBy = launcher;
-      prepared = prepare(launcher);
-    } else if (handed !== undefined) {
-      install(handed);
-    }
-    prepared.apply(undefined, arguments as unknown as Parameters<PreparedLaunch>);
-  } as (config: LaunchConfig, ...args: unknown[]) => void;
-}
-
-function noLauncher(kernel: Kernel): Error {
-  return new Error(
-    `Cannot launch kernel "${kernel.name}": no GPU launcher is registered: call setJitLauncher() with the CUDA or ` +
-      "OpenCL back end's launcher, or simulate with jit(signature, fn, { simulate: true }) or CUDENO_JIT_SIMULATE=1",
-  );
 }
 
 /**

@@ -28,12 +28,6 @@
  * @module
  */
 
-import { setJitLauncher } from "./launcher.ts";
-import { BackendLauncher } from "./gpu.ts";
-import "../array/mod.ts"; // registers the CUDA and OpenCL backends the launcher compiles for
-
-setJitLauncher(new BackendLauncher());
-
 export { device, jit } from "./kernel.ts";
 export type { DeviceFunction, FunctionOptions, JitKernel, JitOptions, Signature } from "./kernel.ts";
 export {
@@ -58,10 +52,8 @@ export {
 export type { Dim3, JitArg, JitArrayLike, JitParam, Shared, SharedArrayOf } from "./intrinsics.ts";
 export { JitError, JitSimulationError } from "./errors.ts";
 export type { SourcePosition } from "./errors.ts";
-export { setJitLauncher } from "./launcher.ts";
-export { BackendLauncher } from "./gpu.ts";
-export type { CompiledJitKernel, JitLauncher, JitParamInfo, PreparedLaunch } from "./launcher.ts";
-export type { Dim, LaunchConfig } from "./config.ts";
-export type { JitDialect } from "./dialect.ts";
+export type { JitParamInfo } from "./gpu.ts";
+export type { LaunchConfig } from "../kernel/dims.ts";
+export type { Dialect } from "../kernel/ctypes.ts";
 export type { ArrayType, ElementType, HostArray, JitType, ReturnType, ScalarType } from "./types.ts";
 export type { DType } from "../kernel/dtype.ts";

@@ -7,6 +7,27 @@
 /** A size in up to three dimensions: `256`, `[256]`, `[16, 16]`, `[8, 8, 4]`. */
 export type Dim3 = number | readonly number[];
 
+/** What a launch can queue on: a CUDA stream (`cuda.Stream`). */
+export interface StreamLike {
+  /** **UNSAFE**: the raw `CUstream`. */
+  readonly unsafeHandle: Deno.PointerValue;
+}
+
+/**
+ * Where and how wide a launch runs: one shape for CUDA functions, OpenCL-backed array kernels and
+ * JIT kernels alike (OpenCL reads `grid` and `block` as work-groups and work-items per group).
+ */
+export interface LaunchConfig {
+  /** Blocks in the grid, 1 to 3 dimensions. Default 1. */
+  readonly grid?: Dim3;
+  /** Threads per block, 1 to 3 dimensions. Required, as in PyCUDA. */
+  readonly block: Dim3;
+  /** Dynamic shared memory per block, in bytes (CUDA). Default 0. */
+  readonly shared?: number;
+  /** The stream to queue the launch on (CUDA). Default: the legacy default stream. */
+  readonly stream?: StreamLike;
+}
+
 /** The largest sizes a device accepts. */
 export interface DimLimits {
   /** Largest block (work-group) extent per dimension. */

@@ -20,19 +20,9 @@ export const MAX_FIXED_ARGS = 16;
 /**
  * Runs a launch: `values` holds the arguments, then the value after them (the launch configuration),
  * and `given` is how many values the call passed. The list is the callable's own and is cleared after
- * the call, so `finish` may overwrite its entries (the JIT maps arrays to buffers in place).
+ * the call, so `finish` may overwrite its entries.
  */
 export type ArgumentsFinish<R> = (values: unknown[], given: number) => R;
-
-/** How {@link fixedArity} lays out its list. */
-export interface FixedArityOptions {
-  /**
-   * The call's first value is the one stored last: `(first, a0, ..., a{n-1})` fills the list as
-   * `[a0, ..., a{n-1}, first]`, for callables that take their configuration first (the JIT's
-   * `kernel.launch(config, ...args)`) but hand on the core's order of arguments, then configuration.
-   */
-  firstLast?: boolean;
-}
 
 /**
  * Makes `(a0, ..., a{n-1}, last) => R` for a kernel of `n` parameters. The call copies its values into
@@ -45,7 +35,6 @@ export function fixedArity<R>(
   n: number,
   expected: number,
   finish: ArgumentsFinish<R>,
-  options: FixedArityOptions = {},
 ): (...args: unknown[]) => R {
   // Packed (not holey) from the start, so every callable's stores take the same fast path.
   const values: unknown[] = Array.from({ length: n + 1 }, () => undefined);
@@ -56,14 +45,9 @@ export function fixedArity<R>(
       for (let i = 0; i <= n; i++) values[i] = undefined;
     }
   };
-  // Formal k lands at k - shift; formal 0 at `first`.
-  const shift = options.firstLast ? 1 : 0, first = options.firstLast ? n : 0;
   if (n > MAX_FIXED_ARGS) {
     return (...args: unknown[]): R => {
-      if (args.length === expected) {
-        for (let k = 1; k <= n; k++) values[k - shift] = args[k];
-        values[first] = args[0];
-      }
+      if (args.length === expected) { for (let k = 0; k <= n; k++) values[k] = args[k]; }
       return run(args.length);
     };
   }
@@ -76,23 +60,23 @@ export function fixedArity<R>(
     const given = arguments.length;
     if (given !== expected) return run(given);
     switch (n) {
-      case 16: values[16 - shift] = a16; // falls through
-      case 15: values[15 - shift] = a15; // falls through
-      case 14: values[14 - shift] = a14; // falls through
-      case 13: values[13 - shift] = a13; // falls through
-      case 12: values[12 - shift] = a12; // falls through
-      case 11: values[11 - shift] = a11; // falls through
-      case 10: values[10 - shift] = a10; // falls through
-      case 9: values[9 - shift] = a9; // falls through
-      case 8: values[8 - shift] = a8; // falls through
-      case 7: values[7 - shift] = a7; // falls through
-      case 6: values[6 - shift] = a6; // falls through
-      case 5: values[5 - shift] = a5; // falls through
-      case 4: values[4 - shift] = a4; // falls through
-      case 3: values[3 - shift] = a3; // falls through
-      case 2: values[2 - shift] = a2; // falls through
-      case 1: values[1 - shift] = a1; // falls through
-      default: values[first] = a0;
+      case 16: values[16] = a16; // falls through
+      case 15: values[15] = a15; // falls through
+      case 14: values[14] = a14; // falls through
+      case 13: values[13] = a13; // falls through
+      case 12: values[12] = a12; // falls through
+      case 11: values[11] = a11; // falls through
+      case 10: values[10] = a10; // falls through
+      case 9: values[9] = a9; // falls through
+      case 8: values[8] = a8; // falls through
+      case 7: values[7] = a7; // falls through
+      case 6: values[6] = a6; // falls through
+      case 5: values[5] = a5; // falls through
+      case 4: values[4] = a4; // falls through
+      case 3: values[3] = a3; // falls through
+      case 2: values[2] = a2; // falls through
+      case 1: values[1] = a1; // falls through
+      default: values[0] = a0;
     }
     return run(given);
   } as (...args: unknown[]) => R;

@@ -167,18 +167,23 @@ eachBackend("where() picks elementwise from arrays and scalars", () => {
 eachBackend("operations on arrays of different shapes are a RangeError naming both shapes", () => {
   assert.throws(() => ga.zeros([2, 3]).add(ga.zeros([3, 2])), {
     name: "RangeError",
-    message: "Cannot add arrays of shapes [2, 3] and [3, 2]: the shapes must match",
+    message:
+      "Cannot add arrays of shapes [2, 3] and [3, 2]: they differ at axis 0 (2 and 3) and neither is 1, so they do not broadcast",
   });
 });
 
-eachBackend("a freed array is a TypeError, and free() is idempotent", () => {
+eachBackend("a freed array is a TypeError, free() is idempotent, and a view keeps the memory it uses", () => {
   const a = ga.ones(8);
   const view = a.reshape(2, 4);
   a.free();
   a.free();
-  assert.equal(view.freed, true);
+  assert.equal(a.freed, true);
+  assert.equal(view.freed, false, "the view still holds the memory");
   assert.throws(() => a.get(), { name: "TypeError", message: /it was freed/ });
-  assert.throws(() => view.add(1), TypeError);
+  assert.throws(() => a.add(1), TypeError);
+  assert.deepEqual(view.add(1).get(), new Float32Array(8).fill(2));
+  view.free();
+  assert.throws(() => view.get(), { name: "TypeError", message: /it was freed/ });
 });
 
 eachBackend("sum, mean, min, max, dot and norm of 2^20 float32 values match a float64 host reference", () => {
@@ -206,11 +211,12 @@ eachBackend("sum, mean, min, max, dot and norm of 2^20 float32 values match a fl
 eachBackend("reductions handle sizes that are not multiples of the block and integer dtypes", () => {
   for (const n of [1, 7, 255, 256, 1025, 12_345]) {
     using a = ga.arange(n, undefined, 1, "int32");
-    assert.equal(a.sum(), ((n - 1) * n) / 2, `sum of arange(${n})`);
+    assert.equal(a.sum(), BigInt(((n - 1) * n) / 2), `sum of arange(${n}), exact as a bigint`);
     assert.equal(a.max(), n - 1);
     assert.equal(a.min(), 0);
   }
-  assert.equal(ga.toGpu(Uint8Array.of(200, 200, 200)).sum(), 600, "uint8 sums do not overflow");
+  assert.equal(ga.toGpu(Uint8Array.of(200, 200, 200)).sum(), 600n, "uint8 sums do not overflow");
+  assert.equal(ga.toGpu(BigInt64Array.of(2n ** 60n, 1n)).sum(), 2n ** 60n + 1n, "int64 sums are exact");
   assert.throws(() => ga.zeros(0).max(), RangeError);
   assert.equal(ga.zeros(0).sum(), 0);
 });
@@ -238,7 +244,6 @@ eachBackend("ElementwiseKernel runs PyCUDA's lin_comb", () => {
       `z[${i}] = ${z[i]}, want ${want}`,
     );
   }
-  assert.match(lin.source(ga.backend()), /lin_comb/);
   assert.throws(() => lin(gx, gy, gz, 3), { name: "TypeError", message: /takes 5 arguments/ });
   assert.throws(() => lin(gx, gy, ga.zeros(10, "int32"), 3, 1), {
     name: "TypeError",

@@ -2,16 +2,12 @@ import assert from "node:assert/strict";
 import {
   blockDim,
   blockIdx,
-  type CompiledJitKernel,
   grid,
   gridDim,
   i32,
   jit,
-  type JitLauncher,
   JitSimulationError,
   type LaunchConfig,
-  type PreparedLaunch,
-  setJitLauncher,
   shared,
   syncthreads,
   threadIdx,
@@ -201,122 +197,6 @@ Deno.test("simulate() rejects a malformed launch configuration", () => {
     () => k.simulate(undefined as unknown as LaunchConfig, a),
     /the launch configuration must be \{ grid, block \}/,
   );
-});
-
-/** Runs `body` with `launcher` registered (given the one it replaced), restoring that one either way. */
-function withLauncher(
-  launcher: JitLauncher | undefined,
-  body: (previous: JitLauncher | undefined) => void,
-): void {
-  const previous = setJitLauncher(launcher);
-  try {
-    body(previous);
-  } finally {
-    setJitLauncher(previous);
-  }
-}
-
-/** A GPU-first kernel `(a: f32[], n: i32)` that stores `n` in `a[0]`. */
-function storeKernel(name: string) {
-  return jit({ a: "f32[]", n: "i32" }, (a, n) => {
-    a[0] = n;
-  }, { name, simulate: false });
-}
-
-Deno.test("launch() with the launcher unregistered says how to get one", () => {
-  const k = jit({ a: "f32[]" }, (a) => {
-    a[0] = 1;
-  }, { name: "gpu", simulate: false });
-  assert.equal(k.simulated, false);
-  withLauncher(undefined, () => {
-    assert.throws(() => k.launch({ grid: 1, block: 1 }, new Float32Array(1)), {
-      name: "Error",
-      message:
-        /^Cannot launch kernel "gpu": no GPU launcher is registered: call setJitLauncher\(\) .* \{ simulate: true \}\) or CUDENO_JIT_SIMULATE=1$/,
-    });
-  });
-});
-
-Deno.test("launch() hands the kernel, configuration and arguments to the registered launcher", () => {
-  const calls: [CompiledJitKernel, LaunchConfig, unknown[]][] = [];
-  const launcher: JitLauncher = {
-    launch: (kernel, config, args) => void calls.push([kernel, config, [...args]]),
-  };
-  withLauncher(launcher, (previous) => {
-    const k = storeKernel("handed");
-    const gpuArray = { fake: true };
-    k.launch({ grid: 2, block: 32 }, gpuArray, 7);
-    assert.equal(calls.length, 1);
-    assert.equal(calls[0][0], k);
-    assert.deepEqual(calls[0][1], { grid: 2, block: 32 });
-    assert.deepEqual(calls[0][2], [gpuArray, 7]);
-    assert.throws(() => k.launch({ grid: 2, block: 32 }, gpuArray), {
-      name: "TypeError",
-      message: 'Cannot launch kernel "handed": it takes a launch config and then 2 arguments (a, n), got 1',
-    });
-    assert.equal(calls.length, 1, "a launch with a wrong count reaches no launcher");
-    assert.equal(setJitLauncher(previous), launcher);
-  });
-});
-
-Deno.test("a launcher's prepare() is asked once per kernel and then gets the arguments and the config", () => {
-  const prepared: string[] = [];
-  const seen: unknown[][] = [];
-  const launcher: JitLauncher = {
-    launch: () => assert.fail("launch() is not used when prepare() exists"),
-    prepare(kernel) {
-      prepared.push(kernel.name);
-      return (config, ...args) => void seen.push([...args, config]);
-    },
-  };
-  withLauncher(launcher, () => {
-    const k = storeKernel("prepared_once");
-    const arr = { fake: true };
-    k.launch({ grid: 1, block: 1 }, arr, 1);
-    k.launch({ grid: 2, block: 1 }, arr, 2);
-    assert.deepEqual(prepared, ["prepared_once"]);
-    assert.deepEqual(seen, [[arr, 1, { grid: 1, block: 1 }], [arr, 2, { grid: 2, block: 1 }]]);
-    const byOther: unknown[][] = [];
-    setJitLauncher({ launch: (_k, config, args) => void byOther.push([config, ...args]) });
-    k.launch({ grid: 3, block: 1 }, arr, 3);
-    assert.deepEqual(byOther, [[{ grid: 3, block: 1 }, arr, 3]], "a newly registered launcher is used");
-  });
-});
-
-Deno.test("a prepared launch handed to replace() runs the next launches, while its launcher stays registered", () => {
-  const calls: string[] = [];
-  let replace: ((next: PreparedLaunch) => void) | undefined;
-  const launcher: JitLauncher = {
-    launch: () => assert.fail("launch() is not used when prepare() exists"),
-    prepare(_kernel, handOn) {
-      replace = handOn;
-      return (_config, _a, value) => {
-        calls.push(`first ${value}`);
-        handOn((_c, _a, later) => void calls.push(`replaced ${later}`));
-      };
-    },
-  };
-  withLauncher(launcher, () => {
-    const k = storeKernel("replaced_launch");
-    k.launch({ grid: 1, block: 1 }, {}, 1);
-    k.launch({ grid: 1, block: 1 }, {}, 2);
-    k.launch({ grid: 1, block: 1 }, {}, 3);
-    assert.deepEqual(calls, ["first 1", "replaced 2", "replaced 3"]);
-    const byOther: unknown[] = [];
-    setJitLauncher({ launch: (_k, _config, args) => void byOther.push(args[1]) });
-    k.launch({ grid: 1, block: 1 }, {}, 4);
-    replace!(() => assert.fail("a replacement from a launcher no longer registered is ignored"));
-    k.launch({ grid: 1, block: 1 }, {}, 5);
-    assert.deepEqual(byOther, [4, 5]);
-    setJitLauncher(launcher);
-    k.launch({ grid: 1, block: 1 }, {}, 6); // launched under another since: prepared again
-    k.launch({ grid: 1, block: 1 }, {}, 7);
-    setJitLauncher({ launch: () => assert.fail("not launched under this one") });
-    setJitLauncher(launcher);
-    k.launch({ grid: 1, block: 1 }, {}, 8); // not launched under another: its replacement stands
-    k.launch({ grid: 1, block: 1 }, {}, 9);
-    assert.deepEqual(calls.slice(3), ["first 6", "replaced 7", "replaced 8", "replaced 9"]);
-  });
 });
 
 Deno.test("a kernel made with { simulate: true } is simulation-first: launch() runs the simulator", () => {

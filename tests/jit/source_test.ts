@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { atomicAdd, grid, jit, type JitDialect, shared, syncthreads, threadIdx } from "../../src/jit/mod.ts";
+import { atomicAdd, type Dialect, grid, jit, shared, syncthreads, threadIdx } from "../../src/jit/mod.ts";
 
 Deno.test("the kernel is named by options.name, else the function's name, else jit_kernel, sanitized", () => {
   const body = (a: Float32Array) => {
@@ -200,7 +200,7 @@ Deno.test("source() caches each dialect and rejects an unknown one", () => {
     a[0] = 1;
   }, { name: "k" });
   assert.equal(k.source("cuda"), k.source("cuda"));
-  assert.throws(() => k.source("metal" as JitDialect), {
+  assert.throws(() => k.source("metal" as Dialect), {
     name: "TypeError",
     message: 'Cannot generate kernel "k": the dialect must be "cuda" or "opencl", got metal',
   });

@@ -42,16 +42,3 @@ Deno.test("fixedArity() keeps no argument after the call, even when the launch t
     assert.ok(seen.every((v) => v === undefined), `arity ${n}, thrown`);
   }
 });
-
-Deno.test("fixedArity() with firstLast stores the first value after the others, for each arity", () => {
-  for (const n of [0, 1, 5, MAX_FIXED_ARGS, MAX_FIXED_ARGS + 3]) {
-    const args = Array.from({ length: n }, (_, i) => i * 10);
-    const fn = fixedArity(n, n + 1, (values, given) => ({ values: [...values], given }), { firstLast: true });
-    assert.deepEqual(fn("cfg", ...args), { values: [...args, "cfg"], given: n + 1 }, `arity ${n}`);
-    assert.deepEqual(
-      fn(...args),
-      { values: Array(n + 1).fill(undefined), given: n },
-      `arity ${n}, one short`,
-    );
-  }
-});

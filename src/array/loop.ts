@@ -1,0 +1,226 @@
+/**
+ * The one elementwise kernel generator: every elementwise operation, broadcast, copy of a view,
+ * `ElementwiseKernel` and fused function runs as a loop over a shape, whose operands are arrays of
+ * any layout (broadcast to the shape) and scalars. The loop coalesces the operands' dimensions
+ * (TensorIterator's trick: most strided work becomes one or two axes), picks the flat, vector, tile
+ * or strided walk (`loop_source.ts`) and 32- or 64-bit index math, and compiles one kernel per
+ * (work, dtypes, walk, rank): shapes and strides are arguments, so one kernel serves every shape.
+ *
+ * @module
+ */
+
+import type { DType } from "../kernel/dtype.ts";
+import type { Dialect } from "../kernel/ctypes.ts";
+import { castTo, load } from "./codegen.ts";
+import { GPUArray, sharesMemory } from "./gpuarray.ts";
+import { broadcastStrides, coalesce, extent, showShape, sizeOf } from "./layout.ts";
+import { BLOCK, ELEMS, type LoopPath, type LoopPlan, loopSource, TILE, TILE_ROWS } from "./loop_source.ts";
+
+/** Work done for every element of a shape. */
+export interface Loop {
+  /** Names the work: every part of the source other than the operands' dtypes and layouts. */
+  readonly key: string;
+  /** The arrays, each broadcast to the loop's shape. */
+  readonly arrays: readonly GPUArray[];
+  /** Which of {@link arrays} the loop writes (they may not be broadcast views). */
+  readonly written: readonly boolean[];
+  /** Scalar parameters, passed as values of their dtype. */
+  readonly scalars: readonly { readonly value: number | bigint; readonly dtype: DType }[];
+  /** C statements for one element: `ref[k]` is array k's element, `scalar[j]` scalar j, `index` the C-order index. */
+  readonly statement: LoopPlan["statement"];
+  /** C code placed before the kernel (helper functions); fixed by {@link key}. */
+  readonly helpers?: string;
+  /**
+   * The statement writes the last array from the others and uses no index, so the loop may walk the
+   * elements in any order, with vector loads or through a transpose tile.
+   */
+  readonly pure?: boolean;
+}
+
+const NARROW = 2 ** 31;
+
+function fitsNarrow(n: number, shape: readonly number[], strides: readonly (readonly number[])[]): boolean {
+  if (n >= NARROW) return false;
+  return strides.every((s) => {
+    const [lo, hi] = extent(shape, s);
+    return lo > -NARROW && hi < NARROW;
+  });
+}
+
+/** PyTorch's `IntDivider`: `magic` and `shift` such that n / d is `(umulhi(n, magic) + n) >> shift` for n < 2^31. */
+function divider(d: number): [number, number] {
+  let shift = 0;
+  while (2 ** shift < d) shift++;
+  const magic = ((1n << 32n) * ((1n << BigInt(shift)) - BigInt(d))) / BigInt(d) + 1n;
+  return [Number(magic), shift];
+}
+
+function choosePath(
+  loop: Loop,
+  shape: readonly number[],
+  strides: readonly (readonly number[])[],
+  offsets: readonly number[],
+): LoopPath {
+  const cuda = loop.arrays[0]!.backend.dialect === "cuda";
+  if (shape.length === 1 && strides.every((s) => s[0] === 0 || s[0] === 1)) {
+    const stepped = strides.map((s, k) => s[0] === 1 || loop.written[k]);
+    const vector = cuda && loop.pure === true && stepped.every((on, k) => !on || offsets[k]! % ELEMS === 0) &&
+      loop.written.filter((w) => w).length === 1 && strides.every((s, k) => !loop.written[k] || s[0] === 1);
+    return vector ? "vector" : "flat";
+  }
+  if (
+    loop.pure === true && loop.arrays.length === 2 && loop.written[1] === true && shape.length === 2 &&
+    strides[0]![0] === 1 && strides[1]![1] === 1 && strides[0]![1] !== 0 &&
+    Math.ceil(shape[1]! / TILE) < 65536
+  ) return "tile";
+  return "strided";
+}
+
+/**
+ * Runs `loop` over `shape`: reads and writes every element once, in one kernel.
+ *
+ * @throws {RangeError} naming the shapes when an array does not broadcast to `shape`, or a written
+ * array is a broadcast view.
+ */
+export function runLoop(loop: Loop, shape: readonly number[], what: string): void {
+  const backend = loop.arrays[0]!.backend;
+  const arrays = loop.arrays.map((a) => {
+    if (a.backend !== backend) {
+      throw new TypeError(
+        `Cannot ${what} arrays on ${backend.device} and ${a.backend.device}: copy one to the other's backend first`,
+      );
+    }
+    return a;
+  });
+  let strides = arrays.map((a) => broadcastStrides(a, shape, what));
+  loop.written.forEach((w, k) => {
+    if (w && strides[k]!.some((s, d) => s === 0 && shape[d]! > 1)) {
+      throw new RangeError(
+        `Cannot ${what} into a broadcast view of shape ${
+          showShape(arrays[k]!.shape)
+        }: its elements overlap; write into a copy() of it`,
+      );
+    }
+  });
+  // An input that shares memory with a written array in another layout is read from a copy first,
+  // so no element is overwritten before it is read (NumPy does the same).
+  const written = arrays.filter((_, k) => loop.written[k]);
+  arrays.forEach((a, k) => {
+    if (loop.written[k]) return;
+    for (const w of written) {
+      const same = a.offset === w.offset &&
+        strides[k]!.every((s, d) => s === broadcastStrides(w, shape, what)[d]);
+      if (sharesMemory(a, w) && !same) {
+        arrays[k] = copyOf(a);
+        strides = arrays.map((x) => broadcastStrides(x, shape, what));
+        break;
+      }
+    }
+  });
+  const n = sizeOf(shape);
+  if (n === 0) return;
+  const merged = loop.pure === true ? coalesce(shape, strides) : coalesceInOrder(shape, strides);
+  const offsets = arrays.map((a) => a.offset);
+  const path = choosePath(loop, merged.shape, merged.strides, offsets);
+  const narrow = path === "flat" ? n < NARROW : fitsNarrow(n, merged.shape, merged.strides);
+  const ndim = path === "flat" || path === "vector" ? 1 : merged.shape.length;
+  const uniform = merged.strides.map((s) => ndim === 1 && s[0] === 0);
+  const dtypes = arrays.map((a, k) => `${a.dtype}${loop.written[k] ? "!" : ""}${uniform[k] ? "0" : ""}`);
+  const key = `${loop.key}|${path}${ndim}${narrow ? "n" : "w"}|${dtypes.join(",")}|${
+    loop.scalars.map((s) => s.dtype).join(",")
+  }`;
+  const kernel = backend.kernel(key, () => {
+    const plan: LoopPlan = {
+      name: `cudeno_loop_${path}`,
+      path,
+      ndim,
+      narrow,
+      arrays: arrays.map((a, k) => ({ dtype: a.dtype, written: loop.written[k]! })),
+      uniform,
+      scalars: loop.scalars.map((s) => s.dtype),
+      helpers: loop.helpers ?? "",
+      statement: loop.statement,
+    };
+    return { name: plan.name, source: loopSource(plan, backend.dialect) };
+  });
+  const args: unknown[] = [];
+  arrays.forEach((a, k) => {
+    args.push(a.buffer, a.offset);
+    if (path === "strided" || path === "tile") args.push(...merged.strides[k]!);
+  });
+  for (const s of loop.scalars) args.push(s.value);
+  if (path === "strided" || path === "tile") {
+    args.push(...merged.shape);
+    if (path === "strided" && narrow) {
+      for (let d = 1; d < ndim; d++) args.push(...divider(merged.shape[d]!));
+    }
+  }
+  args.push(n);
+  if (path === "tile") {
+    const grid = [Math.ceil(merged.shape[0]! / TILE), Math.ceil(merged.shape[1]! / TILE)];
+    kernel.launch({ grid, block: [TILE, TILE_ROWS] }, args);
+  } else {
+    const perBlock = path === "vector" ? BLOCK * ELEMS * 2 : BLOCK * ELEMS;
+    kernel.launch({ grid: Math.ceil(n / perBlock), block: BLOCK }, args);
+  }
+}
+
+/** Merges neighbouring axes where every operand allows it, keeping C order (so the linear index is NumPy's). */
+function coalesceInOrder(
+  shape: readonly number[],
+  strides: readonly (readonly number[])[],
+): { shape: number[]; strides: number[][] } {
+  // coalesce() keeps the order of axes whose first operand strides already descend; give it a
+  // first operand that strides C-order over the shape, then drop it.
+  const order: number[] = [];
+  let s = 1;
+  for (let d = shape.length - 1; d >= 0; d--) {
+    order[d] = s;
+    s *= Math.max(1, shape[d]!);
+  }
+  const merged = coalesce(shape, [order, ...strides]);
+  return { shape: merged.shape, strides: merged.strides.slice(1) };
+}
+
+/** A C-contiguous copy of `a` (its own memory, same shape and dtype). */
+export function copyOf<D extends DType>(a: GPUArray<D>): GPUArray<D> {
+  const out = new GPUArray(a.backend, a.shape, a.dtype);
+  copyInto(out, a, "copy");
+  return out;
+}
+
+/** Copies `src` (broadcasting) into `dst`, converting to its dtype; contiguous runs use the device's copy. */
+export function copyInto(dst: GPUArray, src: GPUArray, what: string): void {
+  if (
+    src.dtype === dst.dtype && src.isContiguous && dst.isContiguous && src.size === dst.size &&
+    src.shape.length === dst.shape.length && src.shape.every((d, i) => d === dst.shape[i])
+  ) {
+    if (dst.size > 0 && !(sharesMemory(src, dst) && src.offset === dst.offset)) {
+      dst.backend.copy(
+        dst.buffer,
+        dst.offset * dst.itemsize,
+        src.buffer,
+        src.offset * src.itemsize,
+        dst.nbytes,
+      );
+    }
+    return;
+  }
+  runLoop(castLoop(src, dst), dst.shape, what);
+}
+
+/** The loop that writes `src` converted to `dst`'s dtype into `dst`. */
+function castLoop(src: GPUArray, dst: GPUArray): Loop {
+  return {
+    key: "cast",
+    arrays: [src, dst],
+    written: [false, true],
+    scalars: [],
+    statement: castStatement(src.dtype, dst.dtype, src.backend.dialect),
+    pure: true,
+  };
+}
+
+function castStatement(from: DType, to: DType, dialect: Dialect): LoopPlan["statement"] {
+  return ([x, y]) => `${y} = ${castTo(load(x!, from, dialect), to, dialect)};`;
+}

@@ -1,0 +1,289 @@
+/**
+ * Applying elementwise functions: NumPy's type promotion (weak JS-number scalars), broadcasting,
+ * `out=` targets, and one loop per application through the kernel generator.
+ *
+ * @module
+ */
+
+import { type DType, DTYPES } from "../kernel/dtype.ts";
+import { GPUArray } from "./gpuarray.ts";
+import { broadcastShapes, showShape } from "./layout.ts";
+import { castTo, computeType, cType, load } from "./codegen.ts";
+import { resultType, resultTypeWithScalar } from "./dtypes.ts";
+import { runLoop } from "./loop.ts";
+import { BINARY, type BinaryOp, type UfuncDef, type UfuncTypes, UNARY, type UnaryOp } from "./ufunc_defs.ts";
+
+/**
+ * An operand of an elementwise function: an array, or a JS number or bigint that broadcasts (a weak
+ * scalar: it takes the array's dtype where its value fits, as in NumPy 2).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const operands: ga.Operand[] = [ga.ones(3), 2, 5n];
+ * ```
+ */
+export type Operand = GPUArray | number | bigint;
+
+/**
+ * Options of elementwise functions.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const x = ga.ones(4);
+ * ga.add(x, 1, { out: x }); // in place
+ * ```
+ */
+export interface OpOptions {
+  /** Write the result here (the broadcast shape and the result's dtype; a view is fine) instead of a new array. */
+  readonly out?: GPUArray;
+}
+
+const INTEGER_RANGE: Partial<Record<DType, readonly [bigint, bigint]>> = {
+  int8: [-128n, 127n],
+  uint8: [0n, 255n],
+  int16: [-32768n, 32767n],
+  uint16: [0n, 65535n],
+  int32: [-(2n ** 31n), 2n ** 31n - 1n],
+  uint32: [0n, 2n ** 32n - 1n],
+  int64: [-(2n ** 63n), 2n ** 63n - 1n],
+  uint64: [0n, 2n ** 64n - 1n],
+};
+
+function checkScalar(value: unknown, what: string): number | bigint {
+  if (typeof value === "number" || typeof value === "bigint") return value;
+  throw new TypeError(
+    `Cannot ${what} with ${value === null ? "null" : typeof value}: pass a GPUArray, a number or a bigint`,
+  );
+}
+
+/**
+ * The dtype a weak scalar takes beside arrays of dtype `base`, checking that an integer fits it (NumPy
+ * 2 refuses `uint8 array + 300` rather than wrapping the 300).
+ */
+export function scalarType(value: number | bigint, base: DType | undefined, what: string): DType {
+  if (base === undefined) {
+    return typeof value === "bigint" || Number.isInteger(value) ? "int64" : "float64";
+  }
+  const dtype = resultTypeWithScalar(base, value);
+  const range = INTEGER_RANGE[dtype];
+  if (range !== undefined && (typeof value === "bigint" || Number.isInteger(value))) {
+    const v = BigInt(value);
+    if (v < range[0] || v > range[1]) {
+      throw new RangeError(
+        `Cannot ${what} ${value} and a ${base} array: ${value} is out of ${dtype}'s range ${range[0]}..${
+          range[1]
+        }; convert the array first (astype())`,
+      );
+    }
+  }
+  return dtype;
+}
+
+/** A scalar as the kernel parameter of `dtype` takes it. */
+export function scalarValue(value: number | bigint, dtype: DType): number | bigint {
+  if (DTYPES[dtype].kind === "float") return Number(value);
+  if (DTYPES[dtype].size === 8) return typeof value === "bigint" ? value : BigInt(Math.trunc(value));
+  return Math.trunc(Number(value));
+}
+
+/** The array `out` a result of `shape` and `dtype` goes to: `options.out` after checks, else a new array. */
+export function outputFor(
+  like: GPUArray,
+  shape: readonly number[],
+  dtype: DType,
+  out: GPUArray | undefined,
+  what: string,
+): GPUArray {
+  if (out === undefined) return new GPUArray(like.backend, shape, dtype);
+  if (!(out instanceof GPUArray)) {
+    throw new TypeError(`Cannot ${what} into ${typeof out}: out must be a GPUArray`);
+  }
+  if (out.shape.length !== shape.length || out.shape.some((d, i) => d !== shape[i])) {
+    throw new RangeError(
+      `Cannot ${what} into an array of shape ${showShape(out.shape)}: the result has shape ${
+        showShape(shape)
+      }`,
+    );
+  }
+  if (out.dtype !== dtype) {
+    throw new TypeError(
+      `Cannot ${what} into a ${out.dtype} array: the result is ${dtype}; pass out of ${dtype}`,
+    );
+  }
+  if (out.backend !== like.backend) {
+    throw new TypeError(`Cannot ${what} into an array on ${out.backend.device}`);
+  }
+  return out;
+}
+
+/**
+ * Applies `def` to the operands (arrays broadcast together; scalars weak), into `options.out` or a
+ * new array. `name` identifies the function in kernel caches.
+ *
+ * @throws {TypeError} for operands the function does not take.
+ * @throws {RangeError} for shapes that do not broadcast.
+ */
+export function apply(
+  name: string,
+  def: UfuncDef,
+  operands: readonly unknown[],
+  options: OpOptions | undefined,
+  what: string = name,
+): GPUArray {
+  const arrays = operands.filter((x): x is GPUArray => x instanceof GPUArray);
+  if (arrays.length === 0) {
+    throw new TypeError(
+      `Cannot ${what} ${operands.map((x) => typeof x).join(" and ")}: pass at least one GPUArray`,
+    );
+  }
+  const base = arrays.map((a) => a.dtype).reduce(resultType);
+  const dtypes = operands.map((x) =>
+    x instanceof GPUArray ? x.dtype : scalarType(checkScalar(x, what), base, what)
+  );
+  const types = def.types(dtypes);
+  if (typeof types === "string") throw new TypeError(`Cannot ${what}: ${types}`);
+  const shape = broadcastShapes(arrays.map((a) => a.shape), what);
+  return run(name, def, types, operands as readonly Operand[], shape, options?.out, what);
+}
+
+function run(
+  name: string,
+  def: UfuncDef,
+  types: UfuncTypes,
+  operands: readonly Operand[],
+  shape: readonly number[],
+  out: GPUArray | undefined,
+  what: string,
+): GPUArray {
+  const first = operands.find((x): x is GPUArray => x instanceof GPUArray)!;
+  const backend = first.backend;
+  for (const d of [types.compute, types.out]) {
+    if (!backend.supports(d)) {
+      throw new TypeError(
+        `Cannot ${what} on ${backend.device}: it needs ${d} arithmetic, which the device lacks`,
+      );
+    }
+  }
+  const result = outputFor(first, shape, types.out, out, what);
+  const d = backend.dialect;
+  const arrays: GPUArray[] = [];
+  const scalars: { value: number | bigint; dtype: DType }[] = [];
+  // Where each operand is: an array's index among the loop's arrays, or a scalar's among its scalars.
+  const slots = operands.map((x, k): { array: boolean; at: number } => {
+    if (x instanceof GPUArray) return { array: true, at: arrays.push(x) - 1 };
+    return {
+      array: false,
+      at: scalars.push({ value: scalarValue(x, types.inputs[k]!), dtype: types.inputs[k]! }) - 1,
+    };
+  });
+  arrays.push(result);
+  const key = `${name}|${types.inputs.join(",")}>${types.compute}>${types.out}|${
+    slots.map((s) => (s.array ? "a" : "s")).join("")
+  }`;
+  runLoop(
+    {
+      key,
+      arrays,
+      written: arrays.map((_, k) => k === arrays.length - 1),
+      scalars,
+      helpers: def.helpers?.(types.compute, d) ?? "",
+      pure: true,
+      statement: (ref, scalar) => {
+        const x = slots.map((s, k) =>
+          s.array
+            ? `((${cType(types.inputs[k]!, d)})${load(ref[s.at]!, arrays[s.at]!.dtype, d)})`
+            : scalar[s.at]!
+        );
+        return `${ref[arrays.length - 1]} = ${
+          castTo(def.expr(x, types.compute, d, types.out), types.out, d)
+        };`;
+      },
+    },
+    shape,
+    what,
+  );
+  return result;
+}
+
+/**
+ * A binary elementwise function of two operands, either of which may be a scalar.
+ *
+ * @throws {RangeError} when the shapes do not broadcast.
+ */
+export function binary(op: BinaryOp, a: unknown, b: unknown, options?: OpOptions): GPUArray {
+  return apply(op, BINARY[op], [a, b], options);
+}
+
+/** A unary elementwise function. */
+export function unary(op: UnaryOp, a: unknown, options?: OpOptions): GPUArray {
+  if (!(a instanceof GPUArray)) throw new TypeError(`Cannot ${op} ${typeof a}: pass a GPUArray`);
+  return apply(op, UNARY[op], [a], options);
+}
+
+const WHERE: UfuncDef = {
+  arity: 2,
+  types: ([c, x, y]) => {
+    const out = resultType(x!, y!), compute = computeType(out);
+    return { inputs: [computeType(c!), compute, compute], compute, out };
+  },
+  expr: ([c, x, y]) => `(${c} != 0 ? ${x} : ${y})`,
+};
+
+/**
+ * `x` where `condition` is non-zero, else `y`, elementwise (NumPy's `where`); all three broadcast,
+ * and `x` and `y` may be scalars.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const x = ga.asarray([-1, 2, -3]);
+ * const relu = ga.where(x.gt(0), x, 0);
+ * ```
+ */
+export function where(condition: GPUArray, x: Operand, y: Operand, options?: OpOptions): GPUArray {
+  if (!(condition instanceof GPUArray)) {
+    throw new TypeError("Cannot where(): the condition must be a GPUArray");
+  }
+  const values = [x, y].filter((v): v is GPUArray => v instanceof GPUArray);
+  const base = values.length > 0 ? values.map((v) => v.dtype).reduce(resultType) : undefined;
+  const dtypes = [x, y].map((v) =>
+    v instanceof GPUArray ? v.dtype : scalarType(checkScalar(v, "where"), base, "where")
+  );
+  const types = WHERE.types([condition.dtype, ...dtypes]) as UfuncTypes;
+  const shape = broadcastShapes([condition, ...values].map((a) => a.shape), "where");
+  return run("where", WHERE, types, [condition, x, y], shape, options?.out, "where");
+}
+
+/**
+ * `a` limited to `[min, max]` elementwise (NumPy's `clip`): either bound may be `null` (none), a
+ * scalar or an array that broadcasts; NaN stays NaN.
+ *
+ * @throws {TypeError} when both bounds are null.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const c = ga.clip(ga.asarray([-2, 0.5, 3]), 0, 1); // [0, 0.5, 1]
+ * ```
+ */
+export function clip(a: GPUArray, min: Operand | null, max: Operand | null, options?: OpOptions): GPUArray {
+  if (!(a instanceof GPUArray)) throw new TypeError(`Cannot clip ${typeof a}: pass a GPUArray`);
+  if (min === null && max === null) throw new TypeError("Cannot clip without bounds: give min, max or both");
+  const bounds = [min, max].filter((b) => b !== null) as Operand[];
+  const which = min === null ? "h" : max === null ? "l" : "lh";
+  const def: UfuncDef = {
+    arity: 2,
+    types: (dtypes) => {
+      const out = dtypes.reduce(resultType), compute = computeType(out);
+      return { inputs: dtypes.map(() => compute), compute, out };
+    },
+    expr: ([x, p, q], t, d, out) => {
+      let e = x!;
+      if (which !== "h") e = BINARY.maximum.expr([e, p!], t, d, out);
+      if (which !== "l") e = BINARY.minimum.expr([e, which === "h" ? p! : q!], t, d, out);
+      return e;
+    },
+  };
+  return apply(`clip${which}`, def, [a, ...bounds], options, "clip");
+}
