@@ -1,65 +1,49 @@
 /**
- * Whole-array reductions as functions, NumPy style: `sum(a)`, `max(a)`, `dot(a, b)`.
+ * `dot` and `norm` of whole arrays, to a host number, each one reduction through the generator.
  *
  * @module
  */
 
-import type { GPUArray } from "./gpuarray.ts";
-import { dot as dotOf, reduce } from "./reduce.ts";
 import type { DType } from "../kernel/dtype.ts";
-import type { HostValue, SumValue } from "./methods.ts";
+import { computeType, cType, literal, load, mathFn } from "./codegen.ts";
+import { resultType } from "./dtypes.ts";
+import { GPUArray } from "./gpuarray.ts";
+import { showShape } from "./layout.ts";
+import { reduceToHost, type Reduction } from "./reduction.ts";
+import { meanType, sumType } from "./reduction_defs.ts";
+import { reshape } from "./views.ts";
+
+/** The sum of the products of `arrays`' elements (the squares for one array), finished by `epilogue`. */
+function sumOfProducts(
+  key: string,
+  arrays: readonly GPUArray[],
+  out: DType,
+  epilogue: (acc: string) => string,
+): Reduction {
+  const d = arrays[0]!.backend.dialect;
+  const acc = computeType(out), c = cType(acc, d);
+  return {
+    key,
+    arrays,
+    values: [],
+    scalars: [],
+    acc: { dtype: acc, identity: literal(0, acc, d) },
+    combine: "return a + b;",
+    helpers: "",
+    out,
+    prologue: (ref, _s, _i, value) => {
+      const [x, y] = arrays.map((a, k) => `(${c})${load(ref[k]!, a.dtype, d)}`);
+      return `{ const ${c} x = ${x}; ${value} = x * ${y ?? "x"}; }`;
+    },
+    epilogue,
+  };
+}
 
 /**
- * The sum of all elements as a host number.
+ * The dot product of two arrays of the same size, element by element in C order, as a host number
+ * (integers multiply and add in 64 bits).
  *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * console.log(ga.sum(ga.arange(101))); // 5050 (a bigint for integer arrays)
- * ```
- */
-export function sum<D extends DType>(a: GPUArray<D>): SumValue<D> {
-  return reduce("sum", a) as SumValue<D>;
-}
-/**
- * The mean of all elements.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * console.log(ga.mean(ga.arange(5))); // 2
- * ```
- */
-export function mean(a: GPUArray): number {
-  return Number(reduce("sum", a)) / a.size;
-}
-/**
- * The smallest element.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * console.log(ga.min(ga.arange(5))); // 0
- * ```
- */
-export function min<D extends DType>(a: GPUArray<D>): HostValue<D> {
-  return reduce("min", a) as HostValue<D>;
-}
-/**
- * The largest element.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * console.log(ga.max(ga.arange(5))); // 4
- * ```
- */
-export function max<D extends DType>(a: GPUArray<D>): HostValue<D> {
-  return reduce("max", a) as HostValue<D>;
-}
-/**
- * The dot product of two arrays of the same size.
- *
+ * @throws {RangeError} when the sizes differ.
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
@@ -67,10 +51,29 @@ export function max<D extends DType>(a: GPUArray<D>): HostValue<D> {
  * ```
  */
 export function dot(a: GPUArray, b: GPUArray): number {
-  return dotOf(a, b);
+  if (!(a instanceof GPUArray) || !(b instanceof GPUArray)) {
+    throw new TypeError("Cannot dot() a non-array: pass two GPUArrays");
+  }
+  if (a.size !== b.size) {
+    throw new RangeError(
+      `Cannot dot arrays of shapes ${showShape(a.shape)} and ${
+        showShape(b.shape)
+      }: the sizes (${a.size} and ${b.size}) must match`,
+    );
+  }
+  const same = a.ndim === b.ndim && a.shape.every((e, i) => e === b.shape[i]);
+  const x = same ? a : reshape(a, [-1]), y = same ? b : reshape(b, [-1]);
+  try {
+    const red = sumOfProducts("dot", [x, y], sumType(resultType(a.dtype, b.dtype)), (acc) => acc);
+    return Number(reduceToHost(red, x.shape, "dot"));
+  } finally {
+    if (x !== a) x.free();
+    if (y !== b) y.free();
+  }
 }
+
 /**
- * The Euclidean norm.
+ * The Euclidean norm, `sqrt(sum(a * a))`, as a host number.
  *
  * @example
  * ```ts
@@ -79,5 +82,8 @@ export function dot(a: GPUArray, b: GPUArray): number {
  * ```
  */
 export function norm(a: GPUArray): number {
-  return Math.sqrt(dotOf(a, a));
+  if (!(a instanceof GPUArray)) throw new TypeError(`Cannot norm ${typeof a}: pass a GPUArray`);
+  const out = meanType(a.dtype), d = a.backend.dialect;
+  const red = sumOfProducts("norm", [a], out, (acc) => `${mathFn("sqrt", computeType(out), d)}(${acc})`);
+  return Number(reduceToHost(red, a.shape, "norm"));
 }

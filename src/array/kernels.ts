@@ -8,21 +8,15 @@
 import type { Backend } from "./backend.ts";
 import { activeBackend } from "./active.ts";
 import { GPUArray } from "./gpuarray.ts";
-import { type ReductionPlan, runReduction } from "./reduce.ts";
+import { reduceToHost } from "./reduction.ts";
 import { cType, pointerParam, preamble as dtypePreamble } from "./codegen.ts";
 import { broadcastShapes, showShape } from "./layout.ts";
-import { copyOf, runLoop } from "./loop.ts";
+import { runLoop } from "./loop.ts";
 import { type KernelParam, parseParameterList } from "../kernel/signature.ts";
 import { type DType, isDType } from "../kernel/dtype.ts";
 import type { Dialect } from "../kernel/ctypes.ts";
 import { sha256Hex } from "../kernel/cache.ts";
 import { withProperties } from "../kernel/callable.ts";
-
-function declare(p: KernelParam, dialect: Dialect): string {
-  return p.pointer
-    ? pointerParam(p.dtype!, p.name, dialect, p.isConst)
-    : `${cType(p.dtype!, dialect)} ${p.name}`;
-}
 
 function readParams(args: string, what: string): KernelParam[] {
   const params = parseParameterList(args, "cuda");
@@ -79,18 +73,88 @@ function checkArguments(
 
 const escape = (name: string) => name.replace(/[$]/g, "\\$");
 
+/** A user's C snippet over declared parameters, bound to a generated kernel's operands. */
+class Snippet {
+  readonly #params: readonly KernelParam[];
+  readonly #text: string;
+  /** For each pointer parameter: whether the snippet assigns to its element i. */
+  readonly written: readonly boolean[];
+  /** For each pointer parameter: whether the snippet uses it other than as `name[i]`. */
+  readonly raw: readonly boolean[];
+
+  constructor(params: readonly KernelParam[], text: string) {
+    this.#params = params;
+    this.#text = text;
+    const pointers = params.filter((p) => p.pointer);
+    this.written = pointers.map((p) =>
+      new RegExp(`\\b${escape(p.name)}\\s*\\[\\s*i\\s*\\]\\s*([-+*/%&|^]|<<|>>)?=(?!=)`).test(text)
+    );
+    this.raw = pointers.map((p) => new RegExp(`\\b${escape(p.name)}\\b(?!\\s*\\[\\s*i\\s*\\])`).test(text));
+  }
+
+  /**
+   * The snippet with each `x[i]` bound to operand reference `ref[k]`, and declarations that bind the
+   * scalars to `scalar[j]` and raw pointers to `pointer[k]`.
+   */
+  bind(
+    ref: readonly string[],
+    scalar: readonly string[],
+    pointer: readonly string[],
+    dialect: Dialect,
+  ): { locals: string; code: string } {
+    let code = this.#text;
+    let k = 0, j = 0;
+    const locals: string[] = [];
+    for (const p of this.#params) {
+      if (p.pointer) {
+        const at = k++;
+        code = code.replace(new RegExp(`\\b${escape(p.name)}\\s*\\[\\s*i\\s*\\]`, "g"), () => ref[at]!);
+        if (this.raw[at]) {
+          const decl = pointerParam(p.dtype!, p.name, dialect, p.isConst).replace("__restrict__ ", "");
+          locals.push(`${decl} = ${pointer[at]};`);
+        }
+      } else {
+        locals.push(`const ${cType(p.dtype!, dialect)} ${p.name} = ${scalar[j++]};`);
+      }
+    }
+    return { locals: locals.join(" "), code };
+  }
+
+  /** Checks that the arrays the snippet indexes itself are contiguous arrays of the whole `shape`. */
+  checkRaw(arrays: readonly GPUArray[], shape: readonly number[], what: string): void {
+    arrays.forEach((a, k) => {
+      const whole = a.isContiguous && a.shape.length === shape.length &&
+        a.shape.every((d, i) => d === shape[i]);
+      if (this.raw[k] && !whole) {
+        const p = this.#params.filter((q) => q.pointer)[k]!;
+        throw new TypeError(
+          `Cannot ${what}: argument ${p.name} is a view or broadcast (shape ${
+            showShape(a.shape)
+          } in a loop over ${
+            showShape(shape)
+          }), and the snippet indexes it other than as ${p.name}[i]; pass a contiguous array of the loop's shape`,
+        );
+      }
+    });
+  }
+}
+
+/** The scalar arguments of a call, with their declared dtypes. */
+function scalarArguments(params: readonly KernelParam[], args: readonly unknown[]) {
+  return params.filter((p) => !p.pointer).map((p) => ({
+    value: args[p.index] as number | bigint,
+    dtype: p.dtype!,
+  }));
+}
+
 class ElementwiseImpl {
   /** The kernel's name. */
   readonly name: string;
   /** The declared parameters. */
   readonly params: readonly KernelParam[];
-  readonly #operation: string;
+  readonly #operation: Snippet;
   readonly #preamble: string;
   readonly #key: string;
-  /** For each pointer parameter: whether the operation assigns to its element i. */
-  readonly #written: readonly boolean[];
-  /** For each pointer parameter: whether the operation uses it other than as `name[i]`. */
-  readonly #raw: readonly boolean[];
 
   /**
    * Declares the kernel; it is generated and compiled for a backend on first call.
@@ -105,105 +169,35 @@ class ElementwiseImpl {
   ) {
     this.name = identifier(name, "an ElementwiseKernel");
     this.params = readParams(args, `ElementwiseKernel ${name}`);
-    this.#operation = operation;
+    this.#operation = new Snippet(this.params, operation);
     this.#preamble = options.preamble ?? "";
     this.#key = `ek:${this.name}:${sha256Hex(args, operation, this.#preamble).slice(0, 16)}`;
-    const pointers = this.params.filter((p) => p.pointer);
-    this.#written = pointers.map((p) =>
-      new RegExp(`\\b${escape(p.name)}\\s*\\[\\s*i\\s*\\]\\s*([-+*/%&|^]|<<|>>)?=(?!=)`).test(operation)
-    );
-    this.#raw = pointers.map((p) =>
-      new RegExp(`\\b${escape(p.name)}\\b(?!\\s*\\[\\s*i\\s*\\])`).test(operation)
-    );
-  }
-
-  /** The statement for one element: the user's names bound to the loop's operands, `x[i]` to element i of x. */
-  #statement(dialect: Dialect): (ref: readonly string[], scalar: readonly string[]) => string {
-    return (ref, scalar) => {
-      let op = this.#operation;
-      let k = 0, j = 0;
-      const locals: string[] = [];
-      for (const p of this.params) {
-        if (p.pointer) {
-          const at = k++;
-          op = op.replace(new RegExp(`\\b${escape(p.name)}\\s*\\[\\s*i\\s*\\]`, "g"), () => ref[at]!);
-          if (this.#raw[at]) {
-            const base = ref[at]!.slice(0, ref[at]!.indexOf("["));
-            locals.push(
-              `${pointerParam(p.dtype!, p.name, dialect, p.isConst).replace("__restrict__ ", "")} = ${base};`,
-            );
-          }
-        } else {
-          locals.push(`const ${cType(p.dtype!, dialect)} ${p.name} = ${scalar[j++]};`);
-        }
-      }
-      return `{ ${locals.join(" ")} ${op}; }`;
-    };
   }
 
   /** Runs the kernel over the arrays' broadcast shape. */
   call(args: readonly unknown[]): void {
     const what = `call ElementwiseKernel ${this.name}`;
-    const { backend, arrays } = checkArguments(this.params, args, `ElementwiseKernel ${this.name}`);
+    const { arrays } = checkArguments(this.params, args, `ElementwiseKernel ${this.name}`);
     const shape = broadcastShapes(arrays.map((a) => a.shape), what);
-    arrays.forEach((a, k) => {
-      const whole = a.isContiguous && a.shape.length === shape.length &&
-        a.shape.every((d, i) => d === shape[i]);
-      if (this.#raw[k] && !whole) {
-        const p = this.params.filter((q) => q.pointer)[k]!;
-        throw new TypeError(
-          `Cannot ${what}: argument ${p.name} is a view or broadcast (shape ${
-            showShape(a.shape)
-          } in a loop over ${
-            showShape(shape)
-          }), and the operation indexes it other than as ${p.name}[i]; pass a contiguous array of the loop's shape`,
-        );
-      }
-    });
-    const scalars = this.params.filter((p) => !p.pointer).map((p) => ({
-      value: args[p.index] as number | bigint,
-      dtype: p.dtype!,
-    }));
-    if (arrays.length === 0) throw new TypeError(`Cannot ${what}: it has no array argument`);
-    void backend;
+    this.#operation.checkRaw(arrays, shape, what);
+    const dialect = arrays[0]!.backend.dialect;
     runLoop(
       {
         key: this.#key,
         arrays,
-        written: this.#written,
-        scalars,
-        helpers: `${
-          dtypePreamble(this.params.map((p) => p.dtype!), arrays[0]!.backend.dialect)
-        }\n${this.#preamble}`,
-        statement: this.#statement(arrays[0]!.backend.dialect),
+        written: this.#operation.written,
+        scalars: scalarArguments(this.params, args),
+        helpers: `${dtypePreamble(this.params.map((p) => p.dtype!), dialect)}\n${this.#preamble}`,
+        statement: (ref, scalar) => {
+          const pointer = ref.map((r) => r.slice(0, r.indexOf("[")));
+          const { locals, code } = this.#operation.bind(ref, scalar, pointer, dialect);
+          return `{ ${locals} ${code}; }`;
+        },
       },
       shape,
       what,
     );
   }
-}
-
-/** The flat, contiguous-from-the-start arrays a ReductionKernel indexes as `x[i]`, copying views. */
-function flatArguments(
-  params: readonly KernelParam[],
-  args: readonly unknown[],
-  what: string,
-): { backend: Backend; n: number; values: unknown[]; copies: GPUArray[] } {
-  const { backend, arrays } = checkArguments(params, args, what);
-  const n = arrays[0]!.size;
-  const copies: GPUArray[] = [];
-  const values = params.map((p, i) => {
-    if (!p.pointer) return args[i];
-    let a = args[i] as GPUArray;
-    if (a.size < n) {
-      throw new RangeError(
-        `Cannot call ${what}: argument ${p.name} has ${a.size} elements, fewer than the first array's ${n}`,
-      );
-    }
-    if (!a.isContiguous || a.offset !== 0) copies.push(a = copyOf(a));
-    return a.buffer;
-  });
-  return { backend, n, values, copies };
 }
 
 /** What a {@link ReductionKernel} computes. */
@@ -227,7 +221,9 @@ class ReductionImpl {
   readonly dtype: DType;
   /** The declared parameters. */
   readonly params: readonly KernelParam[];
+  readonly #name: string;
   readonly #options: ReductionOptions;
+  readonly #map: Snippet;
   readonly #key: string;
 
   /**
@@ -241,8 +237,10 @@ class ReductionImpl {
     }
     const name = identifier(options.name ?? "reduce_kernel", "a ReductionKernel");
     this.dtype = dtype;
+    this.#name = name;
     this.params = readParams(options.arguments, `ReductionKernel ${name}`);
     this.#options = options;
+    this.#map = new Snippet(this.params, options.map ?? `${this.params.find((p) => p.pointer)!.name}[i]`);
     const hash = sha256Hex(
       dtype,
       options.neutral,
@@ -251,34 +249,42 @@ class ReductionImpl {
       options.arguments,
       options.preamble ?? "",
     );
-    this.#key = `${name}_${hash.slice(0, 12)}`;
+    this.#key = `rk:${name}_${hash.slice(0, 12)}`;
   }
 
-  #plan(dialect: Dialect): ReductionPlan {
-    const first = this.params.find((p) => p.pointer)!;
-    return {
-      key: this.#key,
-      params: this.params.map((p) => declare(p, dialect)),
-      acc: this.dtype,
-      neutral: this.#options.neutral,
-      reduce: this.#options.reduce,
-      map: this.#options.map ?? `${first.name}[i]`,
-      preamble: `${dtypePreamble([this.dtype, ...this.params.map((p) => p.dtype!)], dialect)}\n${
-        this.#options.preamble ?? ""
-      }`,
-    };
-  }
-
-  /** Reduces over the first array argument's elements; returns the result as a host number. */
+  /**
+   * Maps and folds the elements of the array arguments, broadcast together (each indexed through its
+   * layout, with no copy); returns the result as a host number.
+   */
   call(args: readonly unknown[]): number {
-    const what = `ReductionKernel ${this.#key}`;
-    const { backend, n, values, copies } = flatArguments(this.params, args, what);
-    try {
-      if (n === 0) throw new RangeError("Cannot reduce zero elements: the first array argument is empty");
-      return Number(runReduction(backend, this.#plan(backend.dialect), values, n));
-    } finally {
-      for (const c of copies) c.free();
-    }
+    const what = `call ReductionKernel ${this.#name}`;
+    const { arrays } = checkArguments(this.params, args, `ReductionKernel ${this.#name}`);
+    const shape = broadcastShapes(arrays.map((a) => a.shape), what);
+    this.#map.checkRaw(arrays, shape, what);
+    const dialect = arrays[0]!.backend.dialect;
+    const scalars = scalarArguments(this.params, args);
+    const acc = cType(this.dtype, dialect), index = dialect === "cuda" ? "long long" : "long";
+    const value = reduceToHost(
+      {
+        key: this.#key,
+        arrays,
+        values: scalars.map((s) => s.value),
+        scalars: scalars.map((s) => s.dtype),
+        acc: { dtype: this.dtype, identity: this.#options.neutral },
+        combine: `return (${this.#options.reduce});`,
+        helpers: this.#options.preamble ?? "",
+        out: this.dtype,
+        indexed: true,
+        prologue: (ref, scalar, i, into, pointer) => {
+          const { locals, code } = this.#map.bind(ref, scalar, pointer, dialect);
+          return `{ ${locals} const ${index} i = ${i}; ${into} = (${acc})(${code}); }`;
+        },
+        epilogue: (a) => a,
+      },
+      shape,
+      what,
+    );
+    return Number(value);
   }
 }
 

@@ -166,7 +166,7 @@ export function runLoop(loop: Loop, shape: readonly number[], what: string): voi
 }
 
 /** Merges neighbouring axes where every operand allows it, keeping C order (so the linear index is NumPy's). */
-function coalesceInOrder(
+export function coalesceInOrder(
   shape: readonly number[],
   strides: readonly (readonly number[])[],
 ): { shape: number[]; strides: number[][] } {

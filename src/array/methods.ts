@@ -16,7 +16,10 @@ import { BINARY, type BinaryOp, UNARY, type UnaryOp } from "./ufunc_defs.ts";
 import { binary, clip, unary } from "./ufunc.ts";
 import * as views from "./views.ts";
 import { assign, astype, fill } from "./assign.ts";
-import { dot, reduce } from "./reduce.ts";
+import { dot, norm } from "./functions.ts";
+import * as reductions from "./reductions.ts";
+import type { ArgOptions, MeanType, Reduced, ReduceOptions, SumType, VarOptions } from "./reductions.ts";
+import { logSoftmax, softmax, type SoftmaxOptions } from "./softmax.ts";
 
 /**
  * A host value of an array of `D`: a bigint for 64-bit integers, else a number.
@@ -208,19 +211,73 @@ export interface ArrayMethods<D extends DType> {
   /** Bitwise not (logical not for bools). */
   invert(options?: OpOptions): GPUArray<D>;
 
-  /** The sum of all elements, on the host: a number for floats, an exact bigint for integers (summed in 64 bits). */
-  sum(): SumValue<D>;
-  /** The mean of all elements. */
-  mean(): number;
-  /** The smallest element, on the host (a bigint for 64-bit integers). */
-  min(): HostValue<D>;
-  /** The largest element, on the host (a bigint for 64-bit integers). */
-  max(): HostValue<D>;
+  /** {@link reductions.sum}: the sum (a host value without axis; integers exact as bigints). */
+  sum<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, SumValue<D>, SumType<D>>;
+  /** {@link reductions.prod}: the product. */
+  prod<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, SumValue<D>, SumType<D>>;
+  /** {@link reductions.mean}: the arithmetic mean. */
+  mean<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, number, MeanType<D>>;
+  /** {@link reductions.min}: the smallest element, NaN propagating. */
+  min<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, HostValue<D>, D>;
+  /** {@link reductions.max}: the largest element, NaN propagating. */
+  max<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, HostValue<D>, D>;
+  /** {@link reductions.ptp}: `max - min`. */
+  ptp<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, HostValue<D>, D>;
+  /** {@link reductions.argmin}: the index of the smallest element. */
+  argmin<O extends ArgOptions = Record<never, never>>(options?: O): Reduced<O, number, "int64">;
+  /** {@link reductions.argmax}: the index of the largest element. */
+  argmax<O extends ArgOptions = Record<never, never>>(options?: O): Reduced<O, number, "int64">;
+  /** {@link reductions.any}: whether any element is non-zero. */
+  any<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, boolean, "bool">;
+  /** {@link reductions.all}: whether every element is non-zero. */
+  all<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, boolean, "bool">;
+  /** The variance (`ga.var`), divided by `n - ddof`. */
+  var<O extends VarOptions = Record<never, never>>(options?: O): Reduced<O, number, MeanType<D>>;
+  /** {@link reductions.std}: the standard deviation. */
+  std<O extends VarOptions = Record<never, never>>(options?: O): Reduced<O, number, MeanType<D>>;
+  /** {@link reductions.countNonzero}: how many elements are non-zero. */
+  countNonzero<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, number, "int64">;
+  /** {@link reductions.nansum}: the sum, NaNs counted as zero. */
+  nansum<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, SumValue<D>, SumType<D>>;
+  /** {@link reductions.nanmean}: the mean of the elements that are not NaN. */
+  nanmean<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, number, MeanType<D>>;
+  /** {@link reductions.nanmin}: the smallest element that is not NaN. */
+  nanmin<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, HostValue<D>, D>;
+  /** {@link reductions.nanmax}: the largest element that is not NaN. */
+  nanmax<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, HostValue<D>, D>;
+  /** {@link reductions.logsumexp}: `log(sum(exp(this)))`, computed stably. */
+  logsumexp<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, number, MeanType<D>>;
+  /** {@link softmax}: `exp` normalised to sum to 1 along an axis (default the last). */
+  softmax(options?: SoftmaxOptions): GPUArray<FloatResult<D>>;
+  /** {@link logSoftmax}: the logarithm of the softmax along an axis, computed stably. */
+  logSoftmax(options?: SoftmaxOptions): GPUArray<FloatResult<D>>;
   /** The dot product with `other` (same size). */
   dot(other: GPUArray): number;
   /** The Euclidean norm. */
   norm(): number;
 }
+
+/** The reductions that are also methods, each the function of that name with the array first. */
+const REDUCTION_METHODS = [
+  "sum",
+  "prod",
+  "mean",
+  "min",
+  "max",
+  "ptp",
+  "argmin",
+  "argmax",
+  "any",
+  "all",
+  "var",
+  "std",
+  "countNonzero",
+  "nansum",
+  "nanmean",
+  "nanmin",
+  "nanmax",
+  "logsumexp",
+] as const;
 
 /** Defines the {@link ArrayMethods} on `cls`'s prototype. */
 export function installMethods(cls: { prototype: object }): void {
@@ -297,22 +354,23 @@ export function installMethods(cls: { prototype: object }): void {
   define("clip", function (this: GPUArray, min: Operand | null, max: Operand | null, options?: OpOptions) {
     return clip(this, min, max, options);
   });
-  define("sum", function (this: GPUArray) {
-    return reduce("sum", this);
+  const reducing: Record<string, (a: GPUArray, options?: never) => unknown> = { ...reductions };
+  for (const name of REDUCTION_METHODS) {
+    const f = reducing[name]!;
+    define(name, function (this: GPUArray, options?: never) {
+      return f(this, options);
+    });
+  }
+  define("softmax", function (this: GPUArray, options?: SoftmaxOptions) {
+    return softmax(this, options);
   });
-  define("mean", function (this: GPUArray) {
-    return Number(reduce("sum", this)) / this.size;
-  });
-  define("min", function (this: GPUArray) {
-    return reduce("min", this);
-  });
-  define("max", function (this: GPUArray) {
-    return reduce("max", this);
+  define("logSoftmax", function (this: GPUArray, options?: SoftmaxOptions) {
+    return logSoftmax(this, options);
   });
   define("dot", function (this: GPUArray, other: GPUArray) {
     return dot(this, other);
   });
   define("norm", function (this: GPUArray) {
-    return Math.sqrt(dot(this, this));
+    return norm(this);
   });
 }

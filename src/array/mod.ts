@@ -57,6 +57,8 @@ export type { BinaryOp, UnaryOp } from "./ufunc_defs.ts";
 export * from "./ufuncs_binary.ts";
 export * from "./ufuncs_unary.ts";
 export * from "./functions.ts";
+export * from "./reductions.ts";
+export { logSoftmax, softmax, type SoftmaxOptions } from "./softmax.ts";
 export { CublasError, matmul } from "./matmul.ts";
 export * as random from "./random.ts";
 export {

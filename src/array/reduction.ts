@@ -1,0 +1,253 @@
+/**
+ * The one reduction generator: every reduction — the built-in ones, `dot`, `norm`,
+ * `ReductionKernel`, and fused functions — is a {@link Reduction}: operands of any layout broadcast
+ * to one shape, an elementwise prologue over their elements (a C snippet over operand references,
+ * as a loop's statement is), a combine, and an epilogue. `reduceInto()` splits the shape into kept
+ * and reduced axes (as CuPy's `_reduction` does), coalesces each part, and picks a walk
+ * (`reduction_source.ts`): a warp or a block per output where the reduced elements are neighbours in
+ * memory, threads across neighbouring outputs where they are not; the reduced elements are split
+ * over more blocks, with a second kernel to combine the splits, where the outputs alone would not
+ * fill the device.
+ *
+ * @module
+ */
+
+import { type DType, DTYPES } from "../kernel/dtype.ts";
+import type { Backend, BackendBuffer } from "./backend.ts";
+import { GPUArray, sharesMemory } from "./gpuarray.ts";
+import { broadcastStrides, coalesce, extent, showShape, sizeOf } from "./layout.ts";
+import { coalesceInOrder, copyInto } from "./loop.ts";
+import { outputFor } from "./ufunc.ts";
+import {
+  accBytes,
+  accDTypes,
+  BLOCK,
+  COLUMNS,
+  finalSource,
+  type ReductionCode,
+  type ReductionPlan,
+  reductionSource,
+  VEC,
+} from "./reduction_source.ts";
+
+/** Work that folds the elements of one or more operands along some axes into one value per kept position. */
+export interface Reduction extends ReductionCode {
+  /** Names the work: every part of the source other than the operands' dtypes and layouts. */
+  readonly key: string;
+  /** The operands, each broadcast to the reduction's shape. */
+  readonly arrays: readonly GPUArray[];
+  /** Scalar parameters, passed as values of {@link ReductionCode.scalars}' dtypes. */
+  readonly values: readonly (number | bigint)[];
+  /** The prologue reads the reduced index, so reduced axes are walked in C order. */
+  readonly indexed?: boolean;
+}
+
+/** Where a reduction's results go: a buffer, the element where output 0 is, and a stride per kept axis. */
+export interface ReductionTarget {
+  /** The buffer. */
+  readonly buffer: BackendBuffer;
+  /** The element (of the result's dtype) where the first result goes. */
+  readonly offset: number;
+  /** Elements between neighbouring results along each kept axis, in the shape's order. */
+  readonly strides: readonly number[];
+}
+
+/** Blocks a reduction aims to launch: enough to fill a large GPU (an H200 keeps 132 × 8 of them). */
+const TARGET_BLOCKS = 1024;
+/** The most splits of the reduced elements. */
+const MAX_SPLIT = 1024;
+/** A split gives each thread at least this many elements. */
+const MIN_PER_THREAD = 64;
+/** Offsets below this use 32-bit index math. */
+const NARROW = 2 ** 30;
+/** Bytes of the scratch per backend: the partial accumulators, then the host result. */
+const PARTIAL_BYTES = 2 * TARGET_BLOCKS * COLUMNS * 32;
+const SCRATCH_BYTES = PARTIAL_BYTES + 8;
+
+const scratch = new WeakMap<Backend, GPUArray>();
+
+/** The backend's scratch memory (host results and partials), made on first use. */
+function scratchOf(backend: Backend): GPUArray {
+  let s = scratch.get(backend);
+  if (s === undefined || s.freed) {
+    s = new GPUArray(backend, SCRATCH_BYTES, "uint8");
+    scratch.set(backend, s);
+  }
+  return s;
+}
+
+function checkOperands(red: Reduction, what: string): Backend {
+  const backend = red.arrays[0]!.backend;
+  for (const a of red.arrays) {
+    if (a.backend !== backend) {
+      throw new TypeError(
+        `Cannot ${what} arrays on ${backend.device} and ${a.backend.device}: copy one to the other's backend first`,
+      );
+    }
+  }
+  for (const d of new Set([...accDTypes(red.acc), red.out])) {
+    if (!backend.supports(d)) {
+      throw new TypeError(
+        `Cannot ${what} on ${backend.device}: it needs ${d} arithmetic, which the device lacks`,
+      );
+    }
+  }
+  return backend;
+}
+
+const pick = (list: readonly number[], at: readonly number[]) => at.map((i) => list[i]!);
+
+/**
+ * Reduces `red`'s operands, broadcast to `shape`, along `axes` (sorted, distinct), writing one
+ * result per kept position into `target`.
+ */
+export function reduceInto(
+  red: Reduction,
+  shape: readonly number[],
+  axes: readonly number[],
+  target: ReductionTarget,
+  what: string,
+): void {
+  const backend = checkOperands(red, what);
+  const keptAxes = shape.map((_, i) => i).filter((i) => !axes.includes(i));
+  const nOut = sizeOf(pick(shape, keptAxes)), nRed = sizeOf(pick(shape, axes));
+  if (nOut === 0) return;
+  const strides = red.arrays.map((a) => broadcastStrides(a, shape, what));
+  const kept = coalesce(pick(shape, keptAxes), [
+    ...strides.map((s) => pick(s, keptAxes)),
+    target.strides,
+  ]);
+  const reducedStrides = strides.map((s) => pick(s, axes));
+  const reduced = red.indexed
+    ? coalesceInOrder(pick(shape, axes), reducedStrides)
+    : coalesce(pick(shape, axes), reducedStrides);
+  const nk = kept.shape.length, nr = reduced.shape.length;
+  const innerReduced = Math.abs(reduced.strides[0]![nr - 1]!),
+    innerKept = Math.abs(kept.strides[0]![nk - 1]!);
+  const row = nOut === 1 || (nRed >= 32 && (innerKept === 0 || innerReduced < innerKept));
+  const lanes = row ? (nOut >= 4096 && nRed <= 65536 ? 32 : BLOCK) : BLOCK / COLUMNS;
+  const outputsPerBlock = row ? BLOCK / lanes : COLUMNS;
+  const blocks = Math.ceil(nOut / outputsPerBlock);
+  const fits = Math.floor(PARTIAL_BYTES / (nOut * accBytes(red.acc)));
+  const want = Math.min(
+    Math.ceil(TARGET_BLOCKS / blocks),
+    Math.floor(nRed / (lanes * MIN_PER_THREAD)),
+    MAX_SPLIT,
+    fits,
+  );
+  const chunk = Math.max(VEC, Math.ceil(Math.ceil(nRed / Math.max(1, want)) / VEC) * VEC);
+  const split = Math.max(1, Math.ceil(nRed / chunk));
+  const vector = backend.dialect === "cuda" && row && nr === 1 && reduced.strides.some((s) => s[0] === 1) &&
+    red.arrays.every((a, k) => {
+      const step = reduced.strides[k]![0];
+      return step === 0 ||
+        (step === 1 && a.offset % VEC === 0 && kept.strides[k]!.every((s) => s % VEC === 0));
+    });
+  const reach = [...strides.map((s) => extent(shape, s)), extent(pick(shape, keptAxes), target.strides)];
+  const narrow = nOut * nRed < NARROW && split * nOut < NARROW &&
+    reach.every(([lo, hi]) => lo > -NARROW && hi < NARROW);
+  const plan: ReductionPlan = {
+    path: row ? "row" : "col",
+    lanes,
+    vector,
+    kept: nk,
+    reduced: nr,
+    narrow,
+    arrays: red.arrays.map((a, k) => ({ dtype: a.dtype, uniform: vector && reduced.strides[k]![0] === 0 })),
+  };
+  const dtypes = plan.arrays.map((a) => `${a.dtype}${a.uniform ? "0" : ""}`).join(",");
+  const tail = `${narrow ? "n" : "w"}|>${red.out}|${red.scalars.join(",")}`;
+  const key = `${red.key}|${plan.path}${lanes}${vector ? "v" : ""}|${nk},${nr}|${dtypes}|${tail}`;
+  const stage1 = backend.kernel(key, () => ({
+    name: "cudeno_reduce",
+    source: reductionSource(red, plan, backend.dialect),
+  }));
+  const partials = scratchOf(backend).buffer;
+  const keptExtents = kept.shape.slice(1);
+  const args: unknown[] = [];
+  red.arrays.forEach((a, k) => args.push(a.buffer, a.offset, ...kept.strides[k]!, ...reduced.strides[k]!));
+  const tailArgs = [
+    target.buffer,
+    target.offset,
+    ...kept.strides[red.arrays.length]!,
+    partials,
+    ...red.values,
+  ];
+  args.push(...tailArgs, ...keptExtents, ...reduced.shape.slice(1), nOut, nRed, chunk);
+  stage1.launch({ grid: [blocks, split], block: [BLOCK, 1] }, args);
+  if (split === 1) return;
+  const perBlock = split >= 32;
+  const final = backend.kernel(`${red.key}|final${perBlock ? "b" : "t"}|${nk}|${tail}`, () => ({
+    name: "cudeno_reduce_final",
+    source: finalSource(red, nk, narrow, perBlock, backend.dialect),
+  }));
+  final.launch(
+    { grid: perBlock ? nOut : Math.ceil(nOut / BLOCK), block: BLOCK },
+    [...tailArgs, ...keptExtents, nOut, nRed, split],
+  );
+}
+
+/** A host value of one element of `dtype` held in `host`: bigint for 64-bit integers, else a number. */
+function hostElement(host: ArrayBufferView, dtype: DType): number | bigint {
+  if (dtype === "bfloat16") {
+    const bits = new Uint32Array([(host as Uint16Array)[0]! << 16]);
+    return new Float32Array(bits.buffer)[0]!;
+  }
+  return (host as unknown as ArrayLike<number | bigint>)[0]!;
+}
+
+/**
+ * Reduces along every axis and returns the result on the host: a bigint where it is a 64-bit
+ * integer, else a number.
+ */
+export function reduceToHost(red: Reduction, shape: readonly number[], what: string): number | bigint {
+  const backend = checkOperands(red, what);
+  const buffer = scratchOf(backend).buffer;
+  const offset = PARTIAL_BYTES / DTYPES[red.out].size;
+  reduceInto(red, shape, shape.map((_, i) => i), { buffer, offset, strides: [] }, what);
+  const host = new DTYPES[red.out].array(1);
+  backend.read(host, buffer, PARTIAL_BYTES);
+  return hostElement(host, red.out);
+}
+
+/**
+ * Reduces along `axes` into `out` (checked: the result's shape and dtype) or a new array; the
+ * result keeps the reduced axes with extent 1 where `keepdims` is set.
+ *
+ * @throws {RangeError} when `out` has the wrong shape or is a broadcast view.
+ */
+export function reduceArray(
+  red: Reduction,
+  shape: readonly number[],
+  axes: readonly number[],
+  keepdims: boolean,
+  out: GPUArray | undefined,
+  what: string,
+): GPUArray {
+  const resultShape = keepdims
+    ? shape.map((d, i) => (axes.includes(i) ? 1 : d))
+    : shape.filter((_, i) => !axes.includes(i));
+  const result = outputFor(red.arrays[0]!, resultShape, red.out, out, what);
+  const keptAxes = shape.map((_, i) => i).filter((i) => !axes.includes(i));
+  const strides = keptStrides(result, keptAxes, keepdims);
+  if (strides.some((s, j) => s === 0 && shape[keptAxes[j]!]! > 1)) {
+    throw new RangeError(
+      `Cannot ${what} into a broadcast view of shape ${
+        showShape(result.shape)
+      }: its elements overlap; pass a copy()`,
+    );
+  }
+  if (red.arrays.some((a) => sharesMemory(a, result))) {
+    using fresh = new GPUArray(result.backend, resultShape, red.out);
+    const freshStrides = keptStrides(fresh, keptAxes, keepdims);
+    reduceInto(red, shape, axes, { buffer: fresh.buffer, offset: 0, strides: freshStrides }, what);
+    copyInto(result, fresh, what);
+    return result;
+  }
+  reduceInto(red, shape, axes, { buffer: result.buffer, offset: result.offset, strides }, what);
+  return result;
+}
+
+function keptStrides(a: GPUArray, keptAxes: readonly number[], keepdims: boolean): number[] {
+  return keepdims ? pick(a.strides, keptAxes) : [...a.strides];
+}
