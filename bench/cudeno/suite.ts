@@ -14,6 +14,7 @@ import * as ga from "../../src/array/mod.ts";
 import { libcuda } from "../../ffi/cuda.ts";
 import { grid, jit } from "../../src/jit/mod.ts";
 import type { BenchRecord } from "../records.ts";
+import { reductionFigures } from "./reductions.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
 const only = values.only?.split(",") ?? [];
@@ -277,21 +278,6 @@ await section("array", () => {
     better: "higher",
     samples: add.map((t) => (3 * n * 4) / (t / 1000) / 1e9),
   });
-  const sums: number[] = [];
-  a.sum();
-  for (let s = 0; s < 20; s++) {
-    const t = performance.now();
-    a.sum();
-    sums.push(performance.now() - t);
-  }
-  emit({
-    impl: "cudeno",
-    figure: "reduce.sum.2^28",
-    unit: "GB/s",
-    better: "higher",
-    samples: sums.map((t) => (n * 4) / (t / 1000) / 1e9),
-    note: "includes the result's copy to the host",
-  });
   a.free();
   b.free();
   c.free();
@@ -306,6 +292,9 @@ await section("array", () => {
   }
   emit({ impl: "cudeno", figure: "small.add1.async", unit: "us", better: "lower", samples: small });
 });
+
+await section("reduce", () => reductionFigures("cuda", emit, eventTimes));
+await section("opencl.reduce", () => reductionFigures("opencl", emit, eventTimes));
 
 await section("matmul", () => {
   ga.useBackend("cuda");

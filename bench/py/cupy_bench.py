@@ -156,6 +156,43 @@ def device_memory(n=1 << 28, reps=20):
     record("reduce.sum.2^28", "GB/s", "higher", [gbps(nbytes, m) for m in ms], "a.sum(), float32")
 
 
+def reductions(side=8192, n=1 << 28, reps=20):
+    """Sums along each axis of a side x side matrix, the flat argmax of n floats, softmax over rows (composed)."""
+    t = timer()
+    x = random_f32((side, side), 43) - np.float32(0.5)
+    nbytes = x.size * 4
+    for axis in (0, 1):
+        out = cp.empty(side, dtype=cp.float32)
+        cp.sum(x, axis=axis, out=out)
+        ref = x.astype(cp.float64).sum(axis=axis)
+        require(bool(cp.allclose(out, ref, rtol=1e-4, atol=1e-3)), f"reduce.sum.axis{axis}: sums differ")
+        ms = t.samples(partial(cp.sum, x, axis=axis, out=out), reps)
+        note = f"cupy.sum(x, axis={axis}, out=o), float32; bytes read"
+        record(f"reduce.sum.axis{axis}.{side}x{side}", "GB/s", "higher", [gbps(nbytes, m) for m in ms], note)
+
+    def softmax(v):
+        e = cp.exp(v - v.max(axis=1, keepdims=True))
+        e /= e.sum(axis=1, keepdims=True)
+        return e
+
+    p = softmax(x)
+    rows = x[:4].astype(cp.float64)
+    ref = cp.exp(rows - rows.max(axis=1, keepdims=True))
+    ref /= ref.sum(axis=1, keepdims=True)
+    require(bool(cp.allclose(p[:4], ref, rtol=1e-5, atol=1e-9)), "softmax.rows: values differ")
+    ms = t.samples(partial(softmax, x), reps)
+    note = "exp(x - max) / sum, composed of CuPy calls (CuPy has no softmax), float32; bytes read + written once"
+    record(f"softmax.rows.{side}x{side}", "GB/s", "higher", [gbps(2 * nbytes, m) for m in ms], note)
+    del x, p
+    cp.get_default_memory_pool().free_all_blocks()
+    a = random_f32(n, 44)
+    i = int(cp.argmax(a))
+    top = a.max()
+    require(bool(a[i] == top) and not bool((a[:i] == top).any()), "reduce.argmax.2^28: not the first maximum")
+    ms = t.samples(partial(cp.argmax, a), reps)
+    record("reduce.argmax.2^28", "GB/s", "higher", [gbps(n * 4, m) for m in ms], "cupy.argmax(a), float32")
+
+
 def relative_error(got, ref):
     return float(cp.linalg.norm(got.astype(cp.float64) - ref) / cp.linalg.norm(ref))
 
@@ -204,6 +241,8 @@ def main():
     copies()
     cp.get_default_memory_pool().free_all_blocks()
     device_memory()
+    cp.get_default_memory_pool().free_all_blocks()
+    reductions()
     cp.get_default_memory_pool().free_all_blocks()
     matmul()
     small_add1()

@@ -45,6 +45,35 @@ def device_memory(n=1 << 28, reps=20):
     record("reduce.sum.2^28", "GB/s", "higher", [gbps(nbytes, m) for m in ms], "a.sum(), float32")
 
 
+def reductions(side=8192, n=1 << 28, reps=20):
+    """Sums along each axis of a side x side matrix, the flat argmax of n floats, softmax over rows."""
+    t = timer()
+    gen = torch.Generator(device=DEVICE).manual_seed(43)
+    x = torch.rand(side, side, device=DEVICE, generator=gen) - 0.5
+    nbytes = x.numel() * 4
+    for axis in (0, 1):
+        out = torch.empty(side, device=DEVICE)
+        torch.sum(x, dim=axis, out=out)
+        ref = x.double().sum(dim=axis)
+        require(torch.allclose(out.double(), ref, rtol=1e-4, atol=1e-3), f"reduce.sum.axis{axis}: sums differ")
+        ms = t.samples(partial(torch.sum, x, dim=axis, out=out), reps)
+        note = f"torch.sum(x, dim={axis}, out=o), float32; bytes read"
+        record(f"reduce.sum.axis{axis}.{side}x{side}", "GB/s", "higher", [gbps(nbytes, m) for m in ms], note)
+    p = torch.softmax(x, dim=1)
+    ref = torch.softmax(x[:4].double(), dim=1)
+    require(torch.allclose(p[:4].double(), ref, rtol=1e-5, atol=1e-9), "softmax.rows: values differ")
+    ms = t.samples(partial(torch.softmax, x, 1), reps)
+    note = "torch.softmax(x, dim=1), float32; bytes read + written"
+    record(f"softmax.rows.{side}x{side}", "GB/s", "higher", [gbps(2 * nbytes, m) for m in ms], note)
+    del x, p
+    a = torch.rand(n, device=DEVICE, generator=gen)
+    i = int(torch.argmax(a))
+    top = a.max()
+    require(bool(a[i] == top) and not bool((a[:i] == top).any()), "reduce.argmax.2^28: not the first maximum")
+    ms = t.samples(partial(torch.argmax, a), reps)
+    record("reduce.argmax.2^28", "GB/s", "higher", [gbps(n * 4, m) for m in ms], "torch.argmax(a), float32")
+
+
 def relative_error(got, a, b):
     ref = a.double() @ b.double()
     return ((got.double() - ref).norm() / ref.norm()).item()
@@ -104,6 +133,8 @@ def main():
     require(torch.cuda.is_available(), "torch sees no CUDA device")
     log(f"torch_bench: PyTorch {torch.__version__}, CUDA {torch.version.cuda}, {torch.cuda.get_device_name(0)}")
     device_memory()
+    torch.cuda.empty_cache()
+    reductions()
     torch.cuda.empty_cache()
     matmul(torch.float32)
     matmul(torch.bfloat16)
