@@ -24,6 +24,7 @@ import {
   BLOCK,
   COLUMNS,
   finalSource,
+  hasVectors,
   type ReductionCode,
   type ReductionPlan,
   reductionSource,
@@ -52,16 +53,19 @@ export interface ReductionTarget {
   readonly strides: readonly number[];
 }
 
-/** Blocks a reduction aims to launch: enough to fill a large GPU (an H200 keeps 132 × 8 of them). */
-const TARGET_BLOCKS = 1024;
+/**
+ * Blocks a reduction aims to launch: several waves of a large GPU (an H200 keeps about 132 × 8 of
+ * them at once), so that the last wave's tail is short.
+ */
+const TARGET_BLOCKS = 4096;
 /** The most splits of the reduced elements. */
-const MAX_SPLIT = 1024;
+const MAX_SPLIT = 4096;
 /** A split gives each thread at least this many elements. */
 const MIN_PER_THREAD = 64;
 /** Offsets below this use 32-bit index math. */
 const NARROW = 2 ** 30;
-/** Bytes of the scratch per backend: the partial accumulators, then the host result. */
-const PARTIAL_BYTES = 2 * TARGET_BLOCKS * COLUMNS * 32;
+/** Bytes of the scratch per backend: the partial accumulators (splits are fewer where they would not fit), then the host result. */
+const PARTIAL_BYTES = 2 ** 21;
 const SCRATCH_BYTES = PARTIAL_BYTES + 8;
 
 const scratch = new WeakMap<Backend, GPUArray>();
@@ -125,7 +129,8 @@ export function reduceInto(
   const innerReduced = Math.abs(reduced.strides[0]![nr - 1]!),
     innerKept = Math.abs(kept.strides[0]![nk - 1]!);
   const row = nOut === 1 || (nRed >= 32 && (innerKept === 0 || innerReduced < innerKept));
-  const lanes = row ? (nOut >= 4096 && nRed <= 65536 ? 32 : BLOCK) : BLOCK / COLUMNS;
+  // Rows of up to 2048 elements take a warp each, longer ones a block each.
+  const lanes = row ? (nRed <= 2048 ? 32 : BLOCK) : BLOCK / COLUMNS;
   const outputsPerBlock = row ? BLOCK / lanes : COLUMNS;
   const blocks = Math.ceil(nOut / outputsPerBlock);
   const fits = Math.floor(PARTIAL_BYTES / (nOut * accBytes(red.acc)));
@@ -137,11 +142,11 @@ export function reduceInto(
   );
   const chunk = Math.max(VEC, Math.ceil(Math.ceil(nRed / Math.max(1, want)) / VEC) * VEC);
   const split = Math.max(1, Math.ceil(nRed / chunk));
-  const vector = backend.dialect === "cuda" && row && nr === 1 && reduced.strides.some((s) => s[0] === 1) &&
+  const vector = row && nr === 1 && reduced.strides.some((s) => s[0] === 1) &&
     red.arrays.every((a, k) => {
       const step = reduced.strides[k]![0];
-      return step === 0 ||
-        (step === 1 && a.offset % VEC === 0 && kept.strides[k]!.every((s) => s % VEC === 0));
+      return step === 0 || (step === 1 && hasVectors(a.dtype, backend.dialect) && a.offset % VEC === 0 &&
+        kept.strides[k]!.every((s, dim) => s % VEC === 0 || kept.shape[dim] === 1));
     });
   const reach = [...strides.map((s) => extent(shape, s)), extent(pick(shape, keptAxes), target.strides)];
   const narrow = nOut * nRed < NARROW && split * nOut < NARROW &&

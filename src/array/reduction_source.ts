@@ -1,8 +1,8 @@
 /**
  * The CUDA C and OpenCL C of reductions, from a plan made by `reduction.ts`. Stage 1 reduces each
  * output's share of the reduced elements: on the **row** path a warp or a block of lanes walks
- * reduced elements that lie next to each other in memory (4-element vector loads on CUDA where
- * aligned), on the **column** path each thread owns an output and rows of threads walk the reduced
+ * reduced elements that lie next to each other in memory (4-element vector loads where aligned),
+ * on the **column** path each thread owns an output and rows of threads walk the reduced
  * axes, so a warp reads 32 neighbouring outputs at once. Lanes combine through warp shuffles
  * (`__shfl_down_sync`, CUDA) or local memory. Where the reduced elements were split over a grid's
  * second dimension, stage 1 leaves one accumulator per split and stage 2 combines them and applies
@@ -84,7 +84,7 @@ export interface ReductionPlan {
   readonly path: ReductionPath;
   /** Row path: threads per output (32 or {@link BLOCK}). */
   readonly lanes: number;
-  /** Row path on CUDA: operands stepping 1 along the reduced axis are read 4 elements at a time. */
+  /** Row path: operands stepping 1 along the reduced axis are read 4 elements at a time. */
   readonly vector: boolean;
   /** Kept dimensions after coalescing (at least 1). */
   readonly kept: number;
@@ -221,13 +221,45 @@ function tailParams(code: ReductionCode, kept: number, ix: string, d: Dialect): 
   return list;
 }
 
-function vecName(dtype: DType): string {
-  return `cudeno_v${VEC}_${dtype}`;
+/** Whether `dtype` has {@link VEC}-element vector loads and stores in `d` (OpenCL has no half or bfloat16 vectors here). */
+export function hasVectors(dtype: DType, d: Dialect): boolean {
+  return d === "cuda" || (dtype !== "float16" && dtype !== "bfloat16");
 }
 
-function vecStruct(dtype: DType): string {
-  const align = Math.min(16, DTYPES[dtype].size * VEC);
-  return `struct __align__(${align}) ${vecName(dtype)} { ${cType(dtype, "cuda")} v[${VEC}]; };`;
+function vecName(dtype: DType, d: Dialect): string {
+  return d === "cuda" ? `cudeno_v${VEC}_${dtype}` : `${cType(dtype, d)}${VEC}`;
+}
+
+/** The declarations vector access to these dtypes needs (CUDA's aligned structs; OpenCL has its vector types). */
+export function vectorTypes(dtypes: readonly DType[], d: Dialect): string {
+  if (d === "opencl") return "";
+  return [...new Set(dtypes)].map((dtype) => {
+    const align = Math.min(16, DTYPES[dtype].size * VEC);
+    return `struct __align__(${align}) ${vecName(dtype, d)} { ${cType(dtype, d)} v[${VEC}]; };`;
+  }).join("\n");
+}
+
+/** Declares `name`, the {@link VEC} elements of `dtype` from `at` (a pointer aligned to the vector on CUDA). */
+export function vectorLoad(dtype: DType, name: string, at: string, d: Dialect): string {
+  const t = vecName(dtype, d);
+  return d === "cuda"
+    ? `const ${t} ${name} = *reinterpret_cast<const ${t} *>(${at});`
+    : `const ${t} ${name} = vload${VEC}(0, ${at});`;
+}
+
+/** Element `j` of a loaded vector. */
+export function vectorPart(name: string, j: number, d: Dialect): string {
+  return d === "cuda" ? `${name}.v[${j}]` : `${name}.s${j}`;
+}
+
+/** Stores the {@link VEC} values `parts` (already of `dtype`) at `at`. */
+export function vectorStore(dtype: DType, parts: readonly string[], at: string, d: Dialect): string {
+  const t = vecName(dtype, d);
+  return d === "cuda"
+    ? `{ ${t} w; ${
+      parts.map((p, j) => `w.v[${j}] = ${p};`).join(" ")
+    } *reinterpret_cast<${t} *>(${at}) = w; }`
+    : `vstore${VEC}((${t})(${parts.join(", ")}), 0, ${at});`;
 }
 
 /** The stage-1 kernel `cudeno_reduce` for `plan`. */
@@ -264,18 +296,17 @@ export function reductionSource(code: ReductionCode, plan: ReductionPlan, d: Dia
     return `{ ${ix} ${k.map((i) => `a${i} = 0`).join(", ")}; { ${ix} q = ${r}, c; ${steps.join(" ")} }
         ${code.prologue(k.map((i) => `p${i}[b${i} + a${i}]`), scalars, r, into, pointers)} }`;
   };
-  /** Folds reduced elements start, start + step, ... below r1 into `acc`, four loads at a time. */
-  const walk = (start: string, step: number): string =>
-    `${ix} r = r0 + ${start};
-    for (; r + ${3 * step} < r1; r += ${4 * step}) {
-      acc_t v0, v1, v2, v3;
-      ${element("r", "v0")}
-      ${element(`r + ${step}`, "v1")}
-      ${element(`r + ${2 * step}`, "v2")}
-      ${element(`r + ${3 * step}`, "v3")}
-      acc = cudeno_combine(acc, cudeno_combine(cudeno_combine(v0, v1), cudeno_combine(v2, v3)));
+  /** Folds reduced elements start, start + step, ... below r1 into `acc`, `unroll` loads at a time. */
+  const walk = (start: string, step: number, unroll: number): string => {
+    const v = Array.from({ length: unroll }, (_, u) => u);
+    return `${ix} r = r0 + ${start};
+    for (; r + ${(unroll - 1) * step} < r1; r += ${unroll * step}) {
+      acc_t ${v.map((u) => `v${u}`).join(", ")};
+      ${v.map((u) => element(u === 0 ? "r" : `r + ${u * step}`, `v${u}`)).join("\n      ")}
+      acc = cudeno_combine(acc, ${pairwise(v.map((u) => `v${u}`))});
     }
     for (; r < r1; r += ${step}) { acc_t v; ${element("r", "v")} acc = cudeno_combine(acc, v); }`;
+  };
 
   const rebase = k.map((i) => `p${i} += o${i};`).join(" ");
   const common = `${castPartial(d)} ${rebase} pout += oout;
@@ -287,7 +318,7 @@ export function reductionSource(code: ReductionCode, plan: ReductionPlan, d: Dia
   let body: string;
   if (plan.path === "row") {
     const lanes = plan.lanes, groups = BLOCK / lanes;
-    const inner = plan.vector ? vectorWalk(plan, code, element, ix) : walk("l", lanes);
+    const inner = plan.vector ? vectorWalk(plan, code, element, ix, d) : walk("l", lanes, 4);
     body = `${common}
   const int l = tid % ${lanes};
   const ${ix} o = (${ix})${bx} * ${groups} + tid / ${lanes};
@@ -304,7 +335,7 @@ export function reductionSource(code: ReductionCode, plan: ReductionPlan, d: Dia
   const ${ix} o = (${ix})${bx} * ${COLUMNS} + tx;
   if (o < nOut) {
     ${keptOffsets(operands, plan.kept, ix, "o")}
-    ${walk("ty", rows)}
+    ${walk("ty", rows, 8)}
   }
   sh[tid] = acc;
   ${barrier(d)}
@@ -315,7 +346,7 @@ export function reductionSource(code: ReductionCode, plan: ReductionPlan, d: Dia
   if (ty == 0 && o < nOut) { acc = sh[tid]; ${finish(code, plan.kept, ix, d, `${ny} == 1`)} }`;
   }
   const structs = plan.vector
-    ? [...new Set(plan.arrays.filter((a) => !a.uniform).map((a) => a.dtype))].map(vecStruct).join("\n")
+    ? vectorTypes(plan.arrays.filter((a) => !a.uniform).map((a) => a.dtype), d)
     : "";
   return `${sourceHead(code, plan.arrays.map((a) => a.dtype), d)}
 ${structs}
@@ -326,26 +357,30 @@ ${kernelHead(d)} cudeno_reduce(${params.join(", ")}) {
 `;
 }
 
+/** `cudeno_combine` of the accumulators `terms`, as a balanced tree. */
+function pairwise(terms: readonly string[]): string {
+  if (terms.length === 1) return terms[0]!;
+  const half = terms.length >> 1;
+  return `cudeno_combine(${pairwise(terms.slice(0, half))}, ${pairwise(terms.slice(half))})`;
+}
+
 /** The row path's walk with vector loads: four vectors of four elements in flight per lane, then the rest one by one. */
 function vectorWalk(
   plan: ReductionPlan,
   code: ReductionCode,
   element: (r: string, into: string) => string,
   ix: string,
+  d: Dialect,
 ): string {
   const lanes = plan.lanes;
   const scalars = code.scalars.map((_, j) => `s${j}`);
   const pointers = plan.arrays.map((_, i) => `p${i}`);
   const stepped = plan.arrays.map((a, i) => ({ ...a, i })).filter((a) => !a.uniform);
   const loads = (u: number, e: string) =>
-    stepped.map((a) =>
-      `const ${vecName(a.dtype)} w${a.i}_${u} = *reinterpret_cast<const ${
-        vecName(a.dtype)
-      } *>(p${a.i} + b${a.i} + ${e});`
-    ).join(" ");
+    stepped.map((a) => vectorLoad(a.dtype, `w${a.i}_${u}`, `p${a.i} + b${a.i} + ${e}`, d)).join(" ");
   const fold = (u: number, e: string, into: string) => {
     const refs = (j: number) =>
-      plan.arrays.map((a, i) => (a.uniform ? `p${i}[b${i}]` : `w${i}_${u}.v[${j}]`));
+      plan.arrays.map((a, i) => (a.uniform ? `p${i}[b${i}]` : vectorPart(`w${i}_${u}`, j, d)));
     const one = (j: number, into: string) => code.prologue(refs(j), scalars, `(${e} + ${j})`, into, pointers);
     const rest = [1, 2, 3].map((j) => `{ acc_t v; ${one(j, "v")} ${into} = cudeno_combine(${into}, v); }`);
     return `acc_t ${into}; { ${one(0, into)} } ${rest.join(" ")}`;
@@ -358,7 +393,7 @@ function vectorWalk(
       ${four.map((u) => `const ${ix} ${e(u)} = r0 + ((q + ${u * lanes}) << 2);`).join(" ")}
       ${four.map((u) => loads(u, e(u))).join("\n      ")}
       ${four.map((u) => fold(u, e(u), `t${u}`)).join("\n      ")}
-      acc = cudeno_combine(acc, cudeno_combine(cudeno_combine(t0, t1), cudeno_combine(t2, t3)));
+      acc = cudeno_combine(acc, ${pairwise(["t0", "t1", "t2", "t3"])});
     }
     for (; q < nv; q += ${lanes}) {
       const ${ix} e0 = r0 + (q << 2);

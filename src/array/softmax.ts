@@ -10,7 +10,7 @@ import type { FloatResult } from "./dtypes.ts";
 import { GPUArray, sharesMemory } from "./gpuarray.ts";
 import { coalesce, extent, normalizeAxis, sizeOf } from "./layout.ts";
 import { copyOf } from "./loop.ts";
-import { BLOCK, COLUMNS, VEC } from "./reduction_source.ts";
+import { BLOCK, COLUMNS, hasVectors, VEC } from "./reduction_source.ts";
 import { type SoftmaxPlan, softmaxSource } from "./softmax_source.ts";
 import { outputFor } from "./ufunc.ts";
 import { mathType } from "./ufunc_defs.ts";
@@ -66,9 +66,9 @@ function run(log: boolean, a: unknown, options: SoftmaxOptions = {}): GPUArray {
   const lanes = n <= 32 * MAX_ITEMS && nOut >= 64 ? 32 : BLOCK;
   const items = n <= lanes * MAX_ITEMS ? 2 ** Math.ceil(Math.log2(Math.ceil(n / lanes))) : 0;
   const aligned = (x: GPUArray, k: number) =>
-    x.offset % VEC === 0 && kept.strides[k]!.every((s) => s % VEC === 0);
-  const vector = backend.dialect === "cuda" && row && items >= VEC && rs0 === 1 && rsout === 1 &&
-    aligned(input, 0) && aligned(result, 1);
+    x.offset % VEC === 0 && kept.strides[k]!.every((s, dim) => s % VEC === 0 || kept.shape[dim] === 1);
+  const vector = row && items >= VEC && rs0 === 1 && rsout === 1 && aligned(input, 0) && aligned(result, 1) &&
+    hasVectors(input.dtype, backend.dialect) && hasVectors(outType, backend.dialect);
   const narrow = a.size < NARROW && [input, result].every((x) => {
     const [lo, hi] = extent(x.shape, x.strides);
     return lo > -NARROW && hi < NARROW;

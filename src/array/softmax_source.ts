@@ -2,7 +2,7 @@
  * The CUDA C and OpenCL C of `softmax` and `logSoftmax` along one axis, numerically stable (the
  * row's maximum is subtracted before `exp`), in one kernel. Row path (the axis is the innermost in
  * memory): a warp or a block per row; a row that fits is read once into registers (4-element vector
- * loads and stores on CUDA where aligned), its maximum and sum of exponentials found with warp
+ * loads and stores where aligned), its maximum and sum of exponentials found with warp
  * shuffles or local memory, and written once. Longer rows, and the column path (threads across
  * neighbouring rows of an outer axis), read the data again from cache for each of the three steps.
  *
@@ -10,7 +10,7 @@
  */
 
 import type { Dialect } from "../kernel/ctypes.ts";
-import { type DType, DTYPES } from "../kernel/dtype.ts";
+import type { DType } from "../kernel/dtype.ts";
 import {
   barrier,
   castTo,
@@ -23,7 +23,7 @@ import {
   pointerParam,
   preamble,
 } from "./codegen.ts";
-import { BLOCK, COLUMNS, VEC } from "./reduction_source.ts";
+import { BLOCK, COLUMNS, VEC, vectorLoad, vectorPart, vectorStore, vectorTypes } from "./reduction_source.ts";
 
 /** What a softmax source depends on. */
 export interface SoftmaxPlan {
@@ -33,7 +33,7 @@ export interface SoftmaxPlan {
   readonly lanes: number;
   /** Row path: elements each lane keeps in registers (the row fits in `lanes * items`), or 0. */
   readonly items: number;
-  /** Cached row path on CUDA: 4-element vector loads and stores. */
+  /** Cached row path: 4-element vector loads and stores. */
   readonly vector: boolean;
   /** Kept dimensions after coalescing. */
   readonly kept: number;
@@ -98,10 +98,6 @@ function rowOffsets(kept: number, ix: string, o: string): string {
   { ${ix} q = ${o}, c; ${steps.join(" ")} b0 += q * k0_0; bout += q * kout_0; }`;
 }
 
-function vecName(dtype: DType): string {
-  return `cudeno_v${VEC}_${dtype}`;
-}
-
 /** The kernel `cudeno_softmax` for `plan`. */
 export function softmaxSource(plan: SoftmaxPlan, d: Dialect): string {
   const wide = d === "cuda" ? "long long" : "long";
@@ -162,9 +158,9 @@ export function softmaxSource(plan: SoftmaxPlan, d: Dialect): string {
       : `${rowStart}
   ${cachedRow(plan, c, ix, read, d)}
   ${finishSums}
-  ${plan.vector ? vectorStores(plan, ix, value, write) : scalarStores(plan, ix, write)}`;
+  ${plan.vector ? vectorStores(plan, ix, value, write, d) : scalarStores(plan, ix, write)}`;
   }
-  const vec = plan.vector ? [...new Set([plan.input, plan.out])].map((dt) => vecStruct(dt)).join("\n") : "";
+  const vec = plan.vector ? vectorTypes([plan.input, plan.out], d) : "";
   return `${preamble([plan.input, plan.out, t], d)}
 ${vec}
 ${kernelHead(d)} cudeno_softmax(${params.join(", ")}) {
@@ -172,11 +168,6 @@ ${kernelHead(d)} cudeno_softmax(${params.join(", ")}) {
   ${body}
 }
 `;
-}
-
-function vecStruct(dtype: DType): string {
-  const align = Math.min(16, DTYPES[dtype].size * VEC);
-  return `struct __align__(${align}) ${vecName(dtype)} { ${cType(dtype, "cuda")} v[${VEC}]; };`;
 }
 
 /**
@@ -194,14 +185,21 @@ function cachedRow(
   const { lanes, items } = plan;
   const t = computeType(plan.out);
   const exp = mathFn("exp", t, d), ninf = infinity(t, d, true);
+  const four = [0, 1, 2, 3];
   const loads = plan.vector
     ? `for (int j = 0; j < ${items / VEC}; j++) {
     const ${ix} e = ((${ix})l + (${ix})j * ${lanes}) * ${VEC};
     if (live && e + ${VEC - 1} < n) {
-      const ${vecName(plan.input)} w = *reinterpret_cast<const ${vecName(plan.input)} *>(p0 + b0 + e);
-      for (int u = 0; u < ${VEC}; u++) x[j * ${VEC} + u] = (${c})${load("w.v[u]", plan.input, d)};
+      ${vectorLoad(plan.input, "w", "p0 + b0 + e", d)}
+      ${
+      four.map((u) => `x[j * ${VEC} + ${u}] = (${c})${load(vectorPart("w", u, d), plan.input, d)};`).join(" ")
+    }
     } else {
-      for (int u = 0; u < ${VEC}; u++) x[j * ${VEC} + u] = (live && e + u < n) ? ${read("e + u")} : ${ninf};
+      ${
+      four.map((u) => `x[j * ${VEC} + ${u}] = (live && e + ${u} < n) ? ${read(`e + ${u}`)} : ${ninf};`).join(
+        " ",
+      )
+    }
     }
   }`
     : `for (int j = 0; j < ${items}; j++) {
@@ -234,16 +232,16 @@ function vectorStores(
   ix: string,
   value: (x: string) => string,
   write: (r: string, x: string) => string,
+  d: Dialect,
 ): string {
-  const v = vecName(plan.out);
+  const four = [0, 1, 2, 3];
+  const x = (u: number) => `x[j * ${VEC} + ${u}]`;
   return `if (live) for (int j = 0; j < ${plan.items / VEC}; j++) {
     const ${ix} e = ((${ix})l + (${ix})j * ${plan.lanes}) * ${VEC};
     if (e + ${VEC - 1} < n) {
-      ${v} w;
-      for (int u = 0; u < ${VEC}; u++) w.v[u] = ${value(`x[j * ${VEC} + u]`)};
-      *reinterpret_cast<${v} *>(pout + bout + e) = w;
+      ${vectorStore(plan.out, four.map((u) => value(x(u))), "pout + bout + e", d)}
     } else {
-      for (int u = 0; u < ${VEC}; u++) if (e + u < n) { ${write("e + u", `x[j * ${VEC} + u]`)} }
+      ${four.map((u) => `if (e + ${u} < n) { ${write(`e + ${u}`, x(u))} }`).join(" ")}
     }
   }`;
 }

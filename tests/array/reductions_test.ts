@@ -252,7 +252,7 @@ eachBackend("long and short reductions take every walk: split rows, split column
     [[2, 5000, 3], [0, 2]], // reduced axes that do not merge
     [[5000, 40], 1], // many short rows: a warp each
     [[40, 5000], 0], // many columns
-    [[300_000], 0], // one long row, split into more than 32 parts
+    [[600_000], 0], // one long row, split into more than 32 parts
     [[7, 3, 4, 5], [1, 3]], // kept axes that do not merge
   ];
   cases.forEach(([shape, axis], i) => {
@@ -262,6 +262,10 @@ eachBackend("long and short reductions take every walk: split rows, split column
     if (typeof axis === "number") check("argmax", a, { axis });
     check("var", a, { axis }, 1e-4);
   });
+  using wide = ga.toGpu(randomF32(5 * 4100, 9), [5, 4100]);
+  const ragged = wide.slice([], [0, 4098]); // aligned rows whose length is not a multiple of 4
+  for (const op of ["sum", "argmin", "max"]) check(op, ragged, { axis: 1 });
+  ragged.free();
 });
 
 eachBackend("var, std, logsumexp and nanmean match the host in float64 where the device has it", () => {
@@ -324,11 +328,32 @@ eachBackend(
   },
 );
 
+/** Checks softmax and logSoftmax of `a` along `axis` (into `out` where given) against the host. */
+function checkSoftmax(a: ga.GPUArray, axis: number, out?: ga.GPUArray): void {
+  const ax = axis < 0 ? axis + a.ndim : axis;
+  const rows = groups(Array.from(a.get() as ArrayLike<number>), a.shape, [ax]);
+  for (const log of [false, true]) {
+    const p = log ? ga.logSoftmax(a, { axis, out }) : a.softmax({ axis, out });
+    assert.deepEqual(p.shape, a.shape);
+    const got = groups(Array.from(p.get() as ArrayLike<number>), a.shape, [ax]);
+    rows.forEach((row, r) => {
+      const m = Math.max(...row), s = row.reduce((acc, x) => acc + Math.exp(x - m), 0);
+      row.forEach((x, j) => {
+        const want = log ? x - m - Math.log(s) : Math.exp(x - m) / s;
+        assert.ok(near(got[r]![j]!, want, 1e-5), `${a.shape} axis ${axis} log ${log}: row ${r} [${j}]`);
+      });
+    });
+    if (out === undefined) p.free();
+  }
+}
+
 eachBackend("softmax and logSoftmax along rows and columns match the host", () => {
   const cases: [number[], number][] = [
     [[3, 7], -1], // short rows, a block each
     [[100, 50], 1], // short rows, a warp each
+    [[80, 200], 1], // a warp each, with vector loads
     [[5, 3000], 1], // rows a block keeps in registers
+    [[1, 3000], 1], // one row, with vector loads
     [[2, 20_000], 1], // rows longer than registers hold
     [[40, 6], 0], // the column walk
     [[3, 4, 5], 1], // a middle axis
@@ -336,23 +361,15 @@ eachBackend("softmax and logSoftmax along rows and columns match the host", () =
   cases.forEach(([shape, axis], i) => {
     const n = shape.reduce((x, y) => x * y, 1);
     using a = ga.toGpu(randomF32(n, 20 + i, -20, 20), shape);
-    const ax = axis < 0 ? axis + shape.length : axis;
-    const moved = shape.map((_, d) => d).filter((d) => d !== ax).concat([ax]);
-    const rows = groups(Array.from(a.get()), shape, [ax]);
-    for (const log of [false, true]) {
-      using p = log ? ga.logSoftmax(a, { axis }) : a.softmax({ axis });
-      assert.deepEqual(p.shape, shape);
-      const got = groups(Array.from(p.get()), shape, [ax]);
-      rows.forEach((row, r) => {
-        const m = Math.max(...row), s = row.reduce((acc, x) => acc + Math.exp(x - m), 0);
-        row.forEach((x, j) => {
-          const want = log ? x - m - Math.log(s) : Math.exp(x - m) / s;
-          assert.ok(near(got[r]![j]!, want, 1e-5), `${shape} axis ${axis} log ${log}: row ${r} [${j}]`);
-        });
-      });
-    }
-    void moved;
+    checkSoftmax(a, axis);
   });
+  using wide = ga.toGpu(randomF32(70 * 204, 29, -20, 20), [70, 204]);
+  using target = ga.zeros([70, 204]);
+  const ragged = wide.slice([], [0, 202]), into = target.slice([], [0, 202]); // aligned rows, ragged ends
+  checkSoftmax(ragged, 1, into);
+  assert.ok(target.slice([], [202, null]).get().every((v) => v === 0), "out's other columns are untouched");
+  ragged.free();
+  into.free();
 });
 
 eachBackend("softmax reads views, writes in place, and gives floats for integers", () => {
