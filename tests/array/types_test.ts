@@ -46,3 +46,30 @@ void [f, g, i, d, c, x];`);
   assert.equal(bad.ok, false, "a float32 result is not an Int32Array");
   assert.match(bad.text, /Float32Array/);
 });
+
+Deno.test("reductions are host values without an axis and typed arrays with one", async () => {
+  const good = await check(`
+const a = ga.toGpu(new Float32Array(6), [2, 3]);
+const i = ga.toGpu(new Int32Array(6), [2, 3]);
+const s: number = a.sum();
+const si: bigint = i.sum();
+const m: number = i.mean();
+const b: boolean = a.any();
+const k: number = a.argmax();
+const mx: number = i.max();
+const col: Float32Array = a.sum({ axis: 0 }).get();
+const ci: BigInt64Array = ga.sum(i, { axis: [0, 1] }).get();
+const mi: Float64Array = i.mean({ axis: 1, keepdims: true }).get();
+const am: BigInt64Array = ga.argmax(a, { axis: 1 }).get();
+const bo: Uint8Array = a.all({ axis: 0 }).get();
+const kd: Float32Array = a.max({ keepdims: true }).get();
+const p: Float32Array = ga.softmax(a).get();
+const v: Float64Array = ga.var(i, { axis: 0, ddof: 1 }).get();
+void [s, si, m, b, k, mx, col, ci, mi, am, bo, kd, p, v];`);
+  assert.ok(good.ok, good.text);
+  const bad = await check(
+    `const a = ga.toGpu(new Float32Array(4)); const n: number = a.sum({ axis: 0 }); void n;`,
+  );
+  assert.equal(bad.ok, false, "a sum along an axis is an array, not a number");
+  assert.match(bad.text, /GPUArray/);
+});
