@@ -161,7 +161,7 @@ export function reduceInto(
     arrays: red.arrays.map((a, k) => ({ dtype: a.dtype, uniform: vector && reduced.strides[k]![0] === 0 })),
   };
   const dtypes = plan.arrays.map((a) => `${a.dtype}${a.uniform ? "0" : ""}`).join(",");
-  const tail = `${narrow ? "n" : "w"}|>${red.out}|${red.scalars.join(",")}`;
+  const tail = `${narrow ? "n" : "w"}|${accDTypes(red.acc).join(",")}>${red.out}|${red.scalars.join(",")}`;
   const key = `${red.key}|${plan.path}${lanes}${vector ? "v" : ""}|${nk},${nr}|${dtypes}|${tail}`;
   const stage1 = backend.kernel(key, () => ({
     name: "cudeno_reduce",

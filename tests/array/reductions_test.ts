@@ -398,3 +398,15 @@ eachBackend("softmax reads views, writes in place, and gives floats for integers
   assert.ok(near(nan.get()[5]!, Math.exp(2) / (1 + Math.exp(1) + Math.exp(2)), 1e-6));
   assert.throws(() => ga.softmax(a, { axis: 2 }), { name: "RangeError", message: /axis 2 is out of range/ });
 });
+
+eachBackend("argmax of different dtypes with split reductions does not mix up their kernels", () => {
+  using f = ga.toGpu(randomF32(600_000, 40), [600_000]);
+  using i = ga.toGpu(Int32Array.from({ length: 600_000 }, (_, k) => ((k * 7919) % 600_011) - 300_000), [
+    600_000,
+  ]);
+  const host = (xs: ArrayLike<number>) => REFERENCE.argmax!(Array.from(xs));
+  assert.equal(f.argmax(), host(f.get()));
+  assert.equal(i.argmax(), host(i.get()));
+  assert.equal(i.argmin(), host(Array.from(i.get(), (x) => -x)));
+  assert.equal(f.argmin({ axis: 0 }).get()[0], BigInt(REFERENCE.argmin!(Array.from(f.get()))));
+});
