@@ -79,6 +79,9 @@ export function meanType(dtype: DType): DType {
 
 const scalarAcc = (dtype: DType, identity: string): Accumulator => ({ dtype, identity });
 
+/** Whether `x` (of compute type `t`) is NaN, as C; `0` for integers, which are never NaN. */
+const nan = (x: string, t: DType) => (isFloat(t) ? `(${x} != ${x})` : "0");
+
 /** A fold with `op` and neutral `identity` over the accumulator dtype of `outOf(x)`. */
 function folding(
   outOf: (x: DType) => DType,
@@ -95,7 +98,7 @@ function folding(
       return {
         acc: scalarAcc(t, literal(identity, t, d)),
         combine: `return a ${op} b;`,
-        value: (e, _i, v) => (skipNaN ? `${v} = ${e} != ${e} ? (${c})0 : (${c})${e};` : `${v} = (${c})${e};`),
+        value: (e, _i, v) => (skipNaN ? `${v} = ${nan(e, t)} ? (${c})0 : (${c})${e};` : `${v} = (${c})${e};`),
         epilogue: divide ? (acc, _s, count) => `${acc} / (${c})${count}` : undefined,
       };
     },
@@ -118,8 +121,8 @@ function extreme(cmp: "<" | ">", skipNaN: boolean): ReductionDef {
       return {
         acc: scalarAcc(t, identity),
         combine: skipNaN
-          ? `return (b != b || a ${cmp} b) ? a : b;`
-          : `return (a != a || a ${cmp} b) ? a : b;`,
+          ? `return (${nan("b", t)} || a ${cmp} b) ? a : b;`
+          : `return (${nan("a", t)} || a ${cmp} b) ? a : b;`,
         value: (e, _i, v) => `${v} = ${e};`,
       };
     },
@@ -144,8 +147,8 @@ function argExtreme(cmp: "<" | ">"): ReductionDef {
             identity: highest("int64", d),
           }],
         },
-        combine: `if (a.v != a.v) return (b.v != b.v && b.i < a.i) ? b : a;
-  if (b.v != b.v) return b;
+        combine: `if (${nan("a.v", t)}) return (${nan("b.v", t)} && b.i < a.i) ? b : a;
+  if (${nan("b.v", t)}) return b;
   return (b.v ${cmp} a.v || (b.v == a.v && b.i < a.i)) ? b : a;`,
         value: (e, index, v) => `${v}.v = ${e}; ${v}.i = ${index};`,
         epilogue: (acc) => `${acc}.i`,
@@ -211,8 +214,8 @@ export const REDUCTIONS: Readonly<Record<ReduceOp, ReductionDef>> = {
           }],
         },
         combine: `acc_t r;
-  r.lo = (a.lo != a.lo || a.lo < b.lo) ? a.lo : b.lo;
-  r.hi = (a.hi != a.hi || a.hi > b.hi) ? a.hi : b.hi;
+  r.lo = (${nan("a.lo", t)} || a.lo < b.lo) ? a.lo : b.lo;
+  r.hi = (${nan("a.hi", t)} || a.hi > b.hi) ? a.hi : b.hi;
   return r;`,
         value: (e, _i, v) => `${v}.lo = ${e}; ${v}.hi = ${e};`,
         epilogue: (acc) => `(${acc}.hi - ${acc}.lo)`,
@@ -251,15 +254,15 @@ export const REDUCTIONS: Readonly<Record<ReduceOp, ReductionDef>> = {
   nanmean: {
     out: meanType,
     host: "number",
-    pieces: (_x, out, d) => {
+    pieces: (x, out, d) => {
       const t = computeType(out), zero = literal(0, t, d);
       return {
         acc: { fields: [{ name: "s", dtype: t, identity: zero }, { name: "c", dtype: t, identity: zero }] },
         combine: "acc_t r; r.s = a.s + b.s; r.c = a.c + b.c; return r;",
         value: (e, _i, v) =>
-          `if (${e} != ${e}) { ${v}.s = ${zero}; ${v}.c = ${zero}; } else { ${v}.s = ${e}; ${v}.c = ${
-            literal(1, t, d)
-          }; }`,
+          `if (${
+            nan(e, computeType(x))
+          }) { ${v}.s = ${zero}; ${v}.c = ${zero}; } else { ${v}.s = ${e}; ${v}.c = ${literal(1, t, d)}; }`,
         epilogue: (acc) => `(${acc}.s / ${acc}.c)`,
       };
     },
