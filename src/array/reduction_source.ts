@@ -158,7 +158,7 @@ ${accumulatorCode(code, d)}`;
  * first lane of each group ends with the total. Every thread of the block must run it.
  * Needs `sh`, a block-sized local array of `acc_t`, on OpenCL and for block-wide groups on CUDA.
  */
-export function laneCombine(lanes: number, d: Dialect): string {
+function laneCombine(lanes: number, d: Dialect): string {
   const warp = "for (int off = 16; off > 0; off >>= 1) acc = cudeno_combine(acc, cudeno_shfl(acc, off));";
   if (d === "cuda" && lanes === 32) return warp;
   if (d === "cuda" && lanes === BLOCK) {
