@@ -106,7 +106,11 @@ const TARGETS: readonly Target[] = [
   { applies: is("vadd.e2e.2^24"), conditions: [{ ref: impl("c"), op: "<=", bound: 1.05 }] },
   { applies: is("cache.hit"), conditions: [{ ref: { kind: "ms" }, op: "<", bound: 2 }] },
   { applies: is("start.first_result"), conditions: [{ ref: impl("c"), op: "<=", bound: 1.2 }] },
-  { applies: is("elementwise.add.2^28"), conditions: [{ ref: own("d2d.copy.2^28"), op: ">=", bound: 0.9 }] },
+  { applies: is("elementwise.add.2^28"), conditions: [{ ref: own("d2d.copy.2^28"), op: ">=", bound: 0.95 }] },
+  { applies: is("view.add.broadcast"), conditions: [{ ref: impl("torch"), op: ">=", bound: 1 }] },
+  { applies: is("view.copy.transposed"), conditions: [{ ref: impl("torch"), op: ">=", bound: 2 }] },
+  { applies: is("view.add.strided"), conditions: [{ ref: impl("torch"), op: ">=", bound: 0.9 }] },
+  { applies: is("small.add1.view.host"), conditions: [{ ref: impl("torch"), op: "<=", bound: 1 }] },
   { applies: is("reduce.sum.2^28"), conditions: [{ ref: own("d2d.copy.2^28"), op: ">=", bound: 0.85 }] },
   {
     applies: (f) => f.startsWith("matmul.") && !f.endsWith(".host"),

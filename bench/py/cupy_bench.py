@@ -194,6 +194,24 @@ def small_add1(ops=10_000):
     record("small.add1.async", "us", "lower", samples, f"x += 1 on a 1-element float32 array, {ops} ops, then sync")
 
 
+def views(n=8192, reps=20):
+    t = timer()
+    a = random_f32((n, n), 11)
+    row = random_f32((n,), 12)
+    out = cp.empty((n, n), dtype=cp.float32)
+    cp.add(a, row, out=out)
+    require(bool(cp.array_equal(out[-1], a[-1] + row)), "view.add.broadcast: sum differs")
+    ms = t.samples(partial(cp.add, a, row, out=out), reps)
+    record("view.add.broadcast", "GB/s", "higher", [gbps((2 * n * n + n) * 4, m) for m in ms], "cupy.add(a, row, out=c)")
+    cp.copyto(out, a.T)
+    require(bool(cp.array_equal(out[5], a[:, 5])), "view.copy.transposed: copy differs")
+    ms = t.samples(partial(cp.copyto, out, a.T), reps)
+    record("view.copy.transposed", "GB/s", "higher", [gbps(2 * n * n * 4, m) for m in ms], "cupy.copyto(out, a.T)")
+    half = a[:, ::2]
+    ms = t.samples(partial(cp.add, half, 1), reps)
+    record("view.add.strided", "GB/s", "higher", [gbps(2 * n * (n // 2) * 4, m) for m in ms], "a[:, ::2] + 1")
+
+
 def main():
     name = cp.cuda.runtime.getDeviceProperties(0)["name"]
     name = name.decode() if isinstance(name, bytes) else name
@@ -207,6 +225,8 @@ def main():
     cp.get_default_memory_pool().free_all_blocks()
     matmul()
     small_add1()
+    cp.get_default_memory_pool().free_all_blocks()
+    views()
 
 
 if __name__ == "__main__":

@@ -100,6 +100,39 @@ def small_add1(ops=10_000):
     record("small.add1.async", "us", "lower", samples, f"x.add_(1) on a 1-element float32 tensor, {ops} ops, then sync")
 
 
+def views(n=8192, reps=20):
+    t = timer()
+    gen = torch.Generator(device=DEVICE).manual_seed(11)
+    a = torch.rand(n, n, device=DEVICE, generator=gen) - 0.5
+    row = torch.rand(n, device=DEVICE, generator=gen) - 0.5
+    out = torch.empty(n, n, device=DEVICE)
+    torch.add(a, row, out=out)
+    require(torch.equal(out[-1], a[-1] + row), "view.add.broadcast: sum differs")
+    ms = t.samples(partial(torch.add, a, row, out=out), reps)
+    record("view.add.broadcast", "GB/s", "higher", [gbps((2 * n * n + n) * 4, m) for m in ms], "torch.add(a, row, out=c)")
+    out.copy_(a.t())
+    require(torch.equal(out[5], a[:, 5]), "view.copy.transposed: copy differs")
+    ms = t.samples(partial(out.copy_, a.t()), reps)
+    record("view.copy.transposed", "GB/s", "higher", [gbps(2 * n * n * 4, m) for m in ms], "out.copy_(a.t())")
+    half = a[:, ::2]
+    require(torch.equal(half.add(1)[0], a[0, ::2] + 1), "view.add.strided: sum differs")
+    ms = t.samples(partial(half.add, 1), reps)
+    record("view.add.strided", "GB/s", "higher", [gbps(2 * n * (n // 2) * 4, m) for m in ms], "a[:, ::2].add(1)")
+    del a, row, out, half
+    x = torch.ones(4, 4, device=DEVICE)
+    v = x.t()[0:2]
+    require(bool((v.add(1) == 2).all()), "small.add1.view.host: wrong values")
+    samples = []
+    for i in range(SAMPLES + 1):
+        t0 = time.perf_counter()
+        for _ in range(10_000):
+            v.add(1)
+        if i:
+            samples.append((time.perf_counter() - t0) / 10_000 * 1e6)
+        torch.cuda.synchronize()
+    record("small.add1.view.host", "us", "lower", samples, "host time of x.t()[0:2].add(1) on a 4x4 float32")
+
+
 def main():
     require(torch.cuda.is_available(), "torch sees no CUDA device")
     log(f"torch_bench: PyTorch {torch.__version__}, CUDA {torch.version.cuda}, {torch.cuda.get_device_name(0)}")
@@ -108,6 +141,7 @@ def main():
     matmul(torch.float32)
     matmul(torch.bfloat16)
     small_add1()
+    views()
 
 
 if __name__ == "__main__":
