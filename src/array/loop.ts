@@ -189,13 +189,16 @@ export function copyOf<D extends DType>(a: GPUArray<D>): GPUArray<D> {
   return out;
 }
 
-/** Copies `src` (broadcasting) into `dst`, converting to its dtype; contiguous runs use the device's copy. */
+/**
+ * Copies `src` (broadcasting) into `dst`, converting to its dtype. Contiguous runs of separate
+ * memory use the device's copy; overlapping ones go through the loop, which reads from a copy.
+ */
 export function copyInto(dst: GPUArray, src: GPUArray, what: string): void {
-  if (
-    src.dtype === dst.dtype && src.isContiguous && dst.isContiguous && src.size === dst.size &&
-    src.shape.length === dst.shape.length && src.shape.every((d, i) => d === dst.shape[i])
-  ) {
-    if (dst.size > 0 && !(sharesMemory(src, dst) && src.offset === dst.offset)) {
+  const sameRun = src.dtype === dst.dtype && src.isContiguous && dst.isContiguous &&
+    src.shape.length === dst.shape.length && src.shape.every((d, i) => d === dst.shape[i]);
+  if (sameRun && sharesMemory(src, dst) && src.offset === dst.offset) return;
+  if (sameRun && !sharesMemory(src, dst)) {
+    if (dst.size > 0) {
       dst.backend.copy(
         dst.buffer,
         dst.offset * dst.itemsize,
