@@ -39,6 +39,11 @@ export const CUDA_SYMBOLS = {
   cuMemGetInfo_v2: { parameters: ["buffer", "buffer"], result: "i32" }, // size_t *free, size_t *total
   cuMemAlloc_v2: { parameters: ["buffer", "usize"], result: "i32" }, // CUdeviceptr *dptr, size_t bytesize
   cuMemFree_v2: { parameters: ["u64"], result: "i32" }, // CUdeviceptr dptr
+  cuMemAllocAsync: { parameters: ["buffer", "usize", "pointer"], result: "i32" }, // CUdeviceptr *dptr, size_t bytesize, CUstream hStream
+  cuMemFreeAsync: { parameters: ["u64", "pointer"], result: "i32" }, // CUdeviceptr dptr, CUstream hStream
+  cuDeviceGetDefaultMemPool: { parameters: ["buffer", "i32"], result: "i32" }, // CUmemoryPool *pool_out, CUdevice dev
+  cuMemPoolSetAttribute: { parameters: ["pointer", "i32", "buffer"], result: "i32" }, // CUmemoryPool pool, CUmemPool_attribute attr, void *value
+  cuMemPoolTrimTo: { parameters: ["pointer", "usize"], result: "i32" }, // CUmemoryPool pool, size_t minBytesToKeep
   cuMemAllocHost_v2: { parameters: ["buffer", "usize"], result: "i32" }, // void **pp, size_t bytesize
   cuMemFreeHost: { parameters: ["pointer"], result: "i32" }, // void *p
   cuMemcpyHtoD_v2: { parameters: ["u64", "buffer", "usize"], result: "i32" }, // CUdeviceptr dst, const void *src, size_t

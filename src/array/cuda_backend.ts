@@ -64,6 +64,8 @@ export class CudaBackend implements Backend {
     if (!cuda.isAvailable()) throw new Error(cuda.unavailableReason() ?? "CUDA is not available");
     this.context = cuda.useDevice(ordinal ?? Number(tryGetEnv("CUDENO_DEVICE") ?? "0"));
     this.device = `cuda:${this.context.device.ordinal} ${this.context.device.name}`;
+    // Arrays come and go with every operation: keep freed memory in the pool for the next ones.
+    cuda.setMemPoolReleaseThreshold(this.context.device, 2n ** 64n - 1n);
   }
 
   supports(_dtype: DType): boolean {
@@ -72,7 +74,7 @@ export class CudaBackend implements Backend {
 
   alloc(bytes: number): BackendBuffer {
     this.context.setCurrent();
-    return cuda.memAlloc(Math.max(1, bytes));
+    return cuda.memAllocAsync(Math.max(1, bytes));
   }
 
   write(dst: BackendBuffer, src: ArrayBufferView, byteOffset: number): void {

@@ -119,12 +119,20 @@ export function runLoop(loop: Loop, shape: readonly number[], what: string): voi
   });
   const n = sizeOf(shape);
   if (n === 0) return;
-  const merged = loop.pure === true ? coalesce(shape, strides) : coalesceInOrder(shape, strides);
+  const merged = loop.pure === true
+    ? coalesce(shape, strides, loop.written.indexOf(true))
+    : coalesceInOrder(shape, strides);
   const offsets = arrays.map((a) => a.offset);
   const path = choosePath(loop, merged.shape, merged.strides, offsets);
   const narrow = path === "flat" ? n < NARROW : fitsNarrow(n, merged.shape, merged.strides);
   const ndim = path === "flat" || path === "vector" ? 1 : merged.shape.length;
-  const uniform = merged.strides.map((s) => ndim === 1 && s[0] === 0);
+  const uniform = merged.strides.map((s) => (ndim === 1 || path === "vstrided") && s[s.length - 1] === 0);
+  if (path === "vstrided") {
+    // The loop walks groups: the last extent counts groups, and a step along it moves a group.
+    merged.shape[ndim - 1]! /= ELEMS;
+    for (const s of merged.strides) s[ndim - 1]! *= ELEMS;
+  }
+  const count = path === "vstrided" ? n / ELEMS : n;
   const dtypes = arrays.map((a, k) => `${a.dtype}${loop.written[k] ? "!" : ""}${uniform[k] ? "0" : ""}`);
   const key = `${loop.key}|${path}${ndim}${narrow ? "n" : "w"}|${dtypes.join(",")}|${
     loop.scalars.map((s) => s.dtype).join(",")
@@ -161,7 +169,7 @@ export function runLoop(loop: Loop, shape: readonly number[], what: string): voi
     kernel.launch({ grid, block: [TILE, TILE_ROWS] }, args);
   } else {
     const perBlock = path === "vector" ? BLOCK * ELEMS * 2 : BLOCK * ELEMS;
-    kernel.launch({ grid: Math.ceil(n / perBlock), block: BLOCK }, args);
+    kernel.launch({ grid: Math.ceil(count / perBlock), block: BLOCK }, args);
   }
 }
 

@@ -10,6 +10,8 @@ import { Owned, ownership } from "./owned.ts";
 import { checkCuda, CudaError } from "./errors.ts";
 import { type Context, requireContext } from "./context.ts";
 import type { Stream } from "./stream.ts";
+import type { Device } from "./device.ts";
+import { quietly } from "../kernel/cleanup.ts";
 import { holdForDefaultStream } from "./holds.ts";
 import { type DType, DTYPES, type HostArrayOf } from "../kernel/dtype.ts";
 
@@ -39,6 +41,8 @@ export interface DevicePointerLike {
 export type DeviceTarget = DeviceAllocation | DevicePointerLike | bigint;
 
 const allocations = ownership<bigint>((ptr) => driver().cuMemFree_v2(ptr));
+/** Memory of the stream-ordered pool goes back to it in the order of the stream it was taken on. */
+const pooled = ownership<bigint>((ptr) => driver().cuMemFreeAsync(ptr, null));
 
 function formatBytes(bytes: number | bigint): string {
   const n = Number(bytes);
@@ -65,14 +69,21 @@ export class DeviceAllocation {
   readonly size: number;
   readonly #ptr: bigint;
   readonly #held: Owned<bigint>;
+  readonly #stream: Stream | undefined;
+  readonly #pooled: boolean;
   #freed = false;
 
-  /** Use {@link memAlloc}. */
-  constructor(ptr: bigint, size: number, ctx: Context) {
+  /**
+   * Use {@link memAlloc} or {@link memAllocAsync}. `pool`: the memory is from the stream-ordered pool,
+   * returned on `pool.stream` (the legacy default stream where undefined).
+   */
+  constructor(ptr: bigint, size: number, ctx: Context, pool?: { stream?: Stream }) {
     this.#ptr = ptr;
     this.size = size;
     this.#held = new Owned(ptr, ctx);
-    allocations.registry.register(this, this.#held, this);
+    this.#pooled = pool !== undefined;
+    this.#stream = pool?.stream;
+    (this.#pooled ? pooled : allocations).registry.register(this, this.#held, this);
   }
 
   /**
@@ -102,12 +113,28 @@ export class DeviceAllocation {
     );
   }
 
-  /** Returns the memory to the driver. Idempotent; never throws. */
+  /**
+   * Returns the memory to the driver (memory of the stream-ordered pool: to the pool, once the work
+   * queued on its stream before is done). Idempotent; never throws.
+   */
   free(): void {
     if (this.#freed) return;
     this.#freed = true;
-    allocations.registry.unregister(this);
-    allocations.release(this.#held);
+    if (!this.#pooled) {
+      allocations.registry.unregister(this);
+      allocations.release(this.#held);
+      return;
+    }
+    pooled.registry.unregister(this);
+    const stream = this.#stream;
+    if (stream === undefined || stream.destroyed) {
+      pooled.release(this.#held);
+    } else {
+      const held = this.#held;
+      if (!held.ctx.released && !held.stale) {
+        quietly(() => held.ctx.run(() => driver().cuMemFreeAsync(this.#ptr, stream.unsafeHandle)));
+      }
+    }
   }
 
   /** Same as {@link free}. */
@@ -213,6 +240,81 @@ export function memAlloc(bytes: number | bigint): DeviceAllocation {
   }
   checkCuda(code, "cuMemAlloc_v2");
   return new DeviceAllocation(out[0]!, size, ctx);
+}
+
+const poolOut = new BigUint64Array(1);
+
+/**
+ * Device memory from the device's stream-ordered pool (`cuMemAllocAsync`, CUDA 11.2+): usable by work
+ * queued on `stream` (default: the legacy default stream) after this call, and returned to the pool
+ * on that stream by `free()`. Taking memory from the pool and giving it back costs no device
+ * synchronization, unlike `memAlloc`/`free` (PyTorch's and CuPy's caching allocators exist for the
+ * same reason). Where the pool has no room, its unused memory is returned to the device and the
+ * allocation tried once more.
+ *
+ * @throws {CudaError} when the device is out of memory.
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * import "@cudeno/cudeno/autoinit";
+ * using scratch = cuda.memAllocAsync(1 << 20);
+ * cuda.memsetD8(scratch, 0, 1 << 20);
+ * ```
+ */
+export function memAllocAsync(bytes: number | bigint, stream?: Stream): DeviceAllocation {
+  const size = toSize(bytes, "allocate");
+  if (size === 0) {
+    throw new RangeError("Cannot allocate 0 bytes: memAllocAsync() needs a size of at least 1 byte");
+  }
+  const ctx = requireContext("cuMemAllocAsync");
+  const lib = driver();
+  const handle = stream?.unsafeHandle ?? null;
+  const out = new BigUint64Array(1);
+  let code = lib.cuMemAllocAsync(out, BigInt(size), handle);
+  if (code === 2) {
+    // The pool may hold freed memory that another size could not reuse: give it back and retry.
+    checkCuda(lib.cuCtxSynchronize(), "cuCtxSynchronize");
+    checkCuda(lib.cuDeviceGetDefaultMemPool(poolOut, ctx.device.unsafeHandle), "cuDeviceGetDefaultMemPool");
+    checkCuda(lib.cuMemPoolTrimTo(Deno.UnsafePointer.create(poolOut[0]!), 0n), "cuMemPoolTrimTo");
+    code = lib.cuMemAllocAsync(out, BigInt(size), handle);
+  }
+  if (code === 2) {
+    const { free, total } = memGetInfo();
+    throw new CudaError(
+      code,
+      "cuMemAllocAsync",
+      `: asked for ${formatBytes(size)} (${size} bytes) with ${formatBytes(free)} free of ${
+        formatBytes(total)
+      }`,
+    );
+  }
+  checkCuda(code, "cuMemAllocAsync");
+  return new DeviceAllocation(out[0]!, size, ctx, { stream });
+}
+
+/** `CU_MEMPOOL_ATTR_RELEASE_THRESHOLD` (cuda.h's `CUmemPool_attribute`). */
+const RELEASE_THRESHOLD = 4;
+
+/**
+ * How much unused memory the device's stream-ordered pool keeps for reuse instead of returning it
+ * to the device at each synchronization (`CU_MEMPOOL_ATTR_RELEASE_THRESHOLD`; the driver's default is
+ * 0). The array module keeps everything (`2n ** 64n - 1n`), as PyTorch's caching allocator does.
+ *
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * import "@cudeno/cudeno/autoinit";
+ * cuda.setMemPoolReleaseThreshold(new cuda.Device(0), 1n << 30n);
+ * ```
+ */
+export function setMemPoolReleaseThreshold(device: Device, bytes: bigint): void {
+  const lib = driver();
+  checkCuda(lib.cuDeviceGetDefaultMemPool(poolOut, device.unsafeHandle), "cuDeviceGetDefaultMemPool");
+  const value = new BigUint64Array([BigInt.asUintN(64, bytes)]);
+  checkCuda(
+    lib.cuMemPoolSetAttribute(Deno.UnsafePointer.create(poolOut[0]!), RELEASE_THRESHOLD, value),
+    "cuMemPoolSetAttribute",
+  );
 }
 
 function checkFits(bytes: number, target: { size: number | undefined }, what: string): void {

@@ -28,6 +28,7 @@ export {
   type DeviceSpan,
   type DeviceTarget,
   memAlloc,
+  memAllocAsync,
   memcpyDtoD,
   memcpyDtoDAsync,
   memcpyDtoH,
@@ -43,6 +44,7 @@ export {
   PagelockedArray,
   pagelockedEmpty,
   type PeerCopyOptions,
+  setMemPoolReleaseThreshold,
 } from "./memory.ts";
 export { Stream, type StreamOptions } from "./stream.ts";
 export { Event, type EventOptions } from "./event.ts";

@@ -63,6 +63,11 @@ export class Stream {
     return this.#held.handle;
   }
 
+  /** Whether `destroy()` was called (or the stream's context was reset since). */
+  get destroyed(): boolean {
+    return this.#destroyed || this.#held.stale;
+  }
+
   /** Keeps `value` (a host array an asynchronous copy reads or writes) alive until the stream is done. */
   hold(value: unknown): void {
     this.#pending.push(value);
