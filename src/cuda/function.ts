@@ -18,6 +18,7 @@ import { HostArgument } from "./inout.ts";
 import type { Stream } from "./stream.ts";
 import type { Context } from "./context.ts";
 import { dtypeOf } from "../kernel/dtype.ts";
+import { capturesInProgress, noteCapturedLaunch } from "./capturing.ts";
 
 /** Where and how wide a launch runs. */
 export interface LaunchConfig {
@@ -111,6 +112,12 @@ export interface ListLaunchable extends KernelFunction {
   /** The argument block and the launch of what it holds. */
   readonly [writtenLaunch]: WrittenLaunch;
 }
+
+/**
+ * The key of a function's module, `fn[functionOwner]`: a graph's kernel node keeps it, to check before
+ * each replay that the module is still loaded.
+ */
+export const functionOwner: unique symbol = Symbol("cudeno.functionOwner");
 
 /** What a function needs from its module: whether it is still loaded, and its context. */
 export interface FunctionOwner {
@@ -286,6 +293,10 @@ export function makeKernelFunction(
       throw e;
     }
     launchWritten(values[count]);
+    // Into a capture, the graph keeps the module and the arguments alive (see capturing.ts).
+    if (capturesInProgress !== 0) {
+      noteCapturedLaunch((values[count] as LaunchConfig).stream, owner, name, values, count);
+    }
   };
   const call = fixedArity(count, count + 1, launch);
   const attributes = readAttributes(handle);
@@ -296,6 +307,7 @@ export function makeKernelFunction(
     unsafeHandle: handle,
     [launchValues]: launch,
     [writtenLaunch]: Object.freeze({ block, launch: launchWritten }),
+    [functionOwner]: owner,
     setMaxDynamicSharedMemory(bytes: number) {
       const code = lib.cuFuncSetAttribute(handle, MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
       if (code !== 0) throw new CudaError(code, "cuFuncSetAttribute", ` (kernel ${name}, ${bytes} bytes)`);

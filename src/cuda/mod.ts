@@ -44,7 +44,19 @@ export {
   pagelockedEmpty,
   type PeerCopyOptions,
 } from "./memory.ts";
-export { Stream, type StreamOptions } from "./stream.ts";
+export { type CaptureOptions, type CaptureStatus, Stream, type StreamOptions } from "./stream.ts";
+export { capture } from "./capture.ts";
+export type { CaptureMode } from "./capturing.ts";
+export { Graph, type MemsetNodeOptions } from "./graph.ts";
+export { GraphExec } from "./graph_exec.ts";
+export {
+  type CopyEnd,
+  GraphNode,
+  type KernelNodeConfig,
+  type MemsetElementSize,
+  type NodeKind,
+  type NodeOptions,
+} from "./graph_node.ts";
 export { Event, type EventOptions } from "./event.ts";
 export {
   clearMemoryCache,
