@@ -88,6 +88,48 @@ export const CUDA_SYMBOLS = {
   cuEventSynchronize: { parameters: ["pointer"], result: "i32" }, // CUevent
   cuEventElapsedTime_v2: { parameters: ["buffer", "pointer", "pointer"], result: "i32", optional: true }, // float *pMilliseconds, CUevent hStart, CUevent hEnd (12.8+)
   cuEventElapsedTime: { parameters: ["buffer", "pointer", "pointer"], result: "i32", optional: true }, // the same, older drivers
+
+  // Stream capture. cuStreamGetCaptureInfo_v2 is what CUDA 12's headers call cuStreamGetCaptureInfo
+  // (CUDA 13's headers moved the name to _v3, 12.3+; drivers keep exporting _v2 for CUDA 12 programs).
+  cuStreamBeginCapture_v2: { parameters: ["pointer", "i32"], result: "i32" }, // CUstream hStream, CUstreamCaptureMode mode
+  cuStreamEndCapture: { parameters: ["pointer", "buffer"], result: "i32" }, // CUstream hStream, CUgraph *phGraph
+  cuStreamIsCapturing: { parameters: ["pointer", "buffer"], result: "i32" }, // CUstream hStream, CUstreamCaptureStatus *captureStatus
+  cuStreamGetCaptureInfo_v2: {
+    // CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out,
+    // const CUgraphNode **dependencies_out, size_t *numDependencies_out (all but the status may be NULL)
+    parameters: ["pointer", "buffer", "buffer", "buffer", "buffer", "buffer"],
+    result: "i32",
+  },
+
+  // Graphs: building, instantiating, launching. Structs are passed by pointer as "buffer"s.
+  cuGraphCreate: { parameters: ["buffer", "u32"], result: "i32" }, // CUgraph *phGraph, unsigned int flags
+  cuGraphDestroy: { parameters: ["pointer"], result: "i32" }, // CUgraph hGraph
+  cuGraphGetNodes: { parameters: ["pointer", "buffer", "buffer"], result: "i32" }, // CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes
+  cuGraphAddKernelNode_v2: {
+    // CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies,
+    // const CUDA_KERNEL_NODE_PARAMS *nodeParams (the _v2 struct, 72 bytes)
+    parameters: ["buffer", "pointer", "buffer", "usize", "buffer"],
+    result: "i32",
+  },
+  cuGraphAddMemcpyNode: {
+    // CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies,
+    // const CUDA_MEMCPY3D *copyParams (200 bytes), CUcontext ctx
+    parameters: ["buffer", "pointer", "buffer", "usize", "buffer", "pointer"],
+    result: "i32",
+  },
+  cuGraphAddMemsetNode: {
+    // CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies,
+    // const CUDA_MEMSET_NODE_PARAMS *memsetParams (40 bytes), CUcontext ctx
+    parameters: ["buffer", "pointer", "buffer", "usize", "buffer", "pointer"],
+    result: "i32",
+  },
+  cuGraphAddDependencies: { parameters: ["pointer", "buffer", "buffer", "usize"], result: "i32" }, // CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies
+  cuGraphInstantiateWithFlags: { parameters: ["buffer", "pointer", "u64"], result: "i32" }, // CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags
+  cuGraphExecDestroy: { parameters: ["pointer"], result: "i32" }, // CUgraphExec hGraphExec
+  cuGraphLaunch: { parameters: ["pointer", "pointer"], result: "i32" }, // CUgraphExec hGraphExec, CUstream hStream
+  cuGraphUpload: { parameters: ["pointer", "pointer"], result: "i32" }, // CUgraphExec hGraphExec, CUstream hStream
+  cuGraphExecUpdate_v2: { parameters: ["pointer", "pointer", "buffer"], result: "i32" }, // CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo (24 bytes)
+  cuGraphExecKernelNodeSetParams_v2: { parameters: ["pointer", "pointer", "buffer"], result: "i32" }, // CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /**

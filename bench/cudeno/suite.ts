@@ -150,6 +150,91 @@ await section("launch", () => {
   emit({ impl: "cudeno", figure: "launch.empty.sync", unit: "us", better: "lower", samples: sync });
 });
 
+/**
+ * The figures `${prefix}.eager` and `${prefix}.replay`, in µs per operation: `queueOps` queues `ops`
+ * operations on `stream`; eager runs it `rounds` times per sample, replay captures it once into a
+ * graph and launches that `rounds` times; each sample ends with a synchronize, and the samples of the
+ * two alternate, so that drift hits both alike. `check(opsRun)`, when given, is called at the end with
+ * the number of operations run in all (warm-ups included), to verify their result.
+ */
+function replayFigures(
+  prefix: string,
+  stream: cuda.Stream,
+  queueOps: () => void,
+  ops: number,
+  notes: { eager: string; replay: string },
+  check?: (opsRun: number) => void,
+  rounds = 2000,
+): void {
+  using graph = cuda.capture(stream, queueOps);
+  if (graph.nodeCount < ops) {
+    throw new Error(`${prefix}: the captured graph has ${graph.nodeCount} nodes for ${ops} operations`);
+  }
+  using exec = graph.instantiate();
+  exec.upload(stream);
+  let opsRun = 0;
+  const runs = {
+    eager: (n: number) => {
+      for (let r = 0; r < n; r++) queueOps();
+    },
+    replay: (n: number) => {
+      for (let r = 0; r < n; r++) exec.launch(stream);
+    },
+  };
+  const time = (run: (n: number) => void, n: number): number => {
+    const t = performance.now();
+    run(n);
+    stream.synchronize();
+    opsRun += n * ops;
+    return ((performance.now() - t) * 1000) / (n * ops);
+  };
+  time(runs.eager, rounds / 10);
+  time(runs.replay, rounds / 10);
+  const eager: number[] = [], replay: number[] = [];
+  for (let s = 0; s < 7; s++) {
+    eager.push(time(runs.eager, rounds));
+    replay.push(time(runs.replay, rounds));
+  }
+  check?.(opsRun);
+  emit({
+    impl: "cudeno",
+    figure: `${prefix}.eager`,
+    unit: "us",
+    better: "lower",
+    samples: eager,
+    note: notes.eager,
+  });
+  emit({
+    impl: "cudeno",
+    figure: `${prefix}.replay`,
+    unit: "us",
+    better: "lower",
+    samples: replay,
+    note: notes.replay,
+  });
+}
+
+await section("graph", () => {
+  const empty = mod.getFunction("empty");
+  using buf = cuda.memAlloc(1024);
+  using stream = new cuda.Stream();
+  const cfg = { grid: 1, block: 32, stream };
+  replayFigures(
+    "graph.empty",
+    stream,
+    () => {
+      for (let k = 0; k < 100; k++) empty(buf, 0, cfg);
+    },
+    100,
+    {
+      eager:
+        "100 launches of empty (grid 1, block 32) on a stream, 2000 rounds, then a synchronize; per launch",
+      replay:
+        "the same 100 launches captured once with cuda.capture() and replayed by exec.launch(), 2000 times; per kernel",
+    },
+  );
+});
+
 const SIZES: [string, number][] = [["4KiB", 4096], ["1MiB", 2 ** 20], ["64MiB", 2 ** 26], ["1GiB", 2 ** 30]];
 
 await section("copy", () => {

@@ -133,6 +133,59 @@ def views(n=8192, reps=20):
     record("small.add1.view.host", "us", "lower", samples, "host time of x.t()[0:2].add(1) on a 4x4 float32")
 
 
+def graph_add1(ops=100, rounds=500):
+    """graph.add1.eager and graph.add1.replay: `ops` x.add_(1) on a 1-element tensor, queued one by one or
+    captured once into a torch.cuda.CUDAGraph and replayed; `rounds` per sample, then a synchronize; µs per
+    op, the samples of the two in turns."""
+    x = torch.randint(1, 100, (1,), device=DEVICE).float()  # integers: sums stay exact
+    start = x.item()
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):  # warm-up on a side stream before capturing, as PyTorch's docs ask
+        for _ in range(3):
+            x.add_(1)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):  # recorded, not run
+        for _ in range(ops):
+            x.add_(1)
+    torch.cuda.synchronize()
+    done = 3
+
+    def eager(n):
+        for _ in range(n):
+            for _ in range(ops):
+                x.add_(1)
+
+    def replay(n):
+        for _ in range(n):
+            graph.replay()
+
+    def timed(run, n):
+        nonlocal done
+        t0 = time.perf_counter()
+        run(n)
+        torch.cuda.synchronize()
+        done += n * ops
+        return (time.perf_counter() - t0) / (n * ops) * 1e6
+
+    timed(eager, rounds // 10)
+    timed(replay, rounds // 10)
+    eager_us, replay_us = [], []
+    for _ in range(SAMPLES):
+        eager_us.append(timed(eager, rounds))
+        replay_us.append(timed(replay, rounds))
+    require(x.item() == start + done, f"graph.add1: x = {x.item()}, want {start + done}")
+    record("graph.add1.eager", "us", "lower", eager_us, f"{ops} x.add_(1) on a 1-element float32 tensor, {rounds} rounds")
+    record(
+        "graph.add1.replay",
+        "us",
+        "lower",
+        replay_us,
+        f"the same {ops} ops captured once into a torch.cuda.CUDAGraph, graph.replay() {rounds} times; per op",
+    )
+
+
 def main():
     require(torch.cuda.is_available(), "torch sees no CUDA device")
     log(f"torch_bench: PyTorch {torch.__version__}, CUDA {torch.version.cuda}, {torch.cuda.get_device_name(0)}")
@@ -142,6 +195,7 @@ def main():
     matmul(torch.bfloat16)
     small_add1()
     views()
+    graph_add1()
 
 
 if __name__ == "__main__":

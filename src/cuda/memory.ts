@@ -13,6 +13,7 @@ import type { Stream } from "./stream.ts";
 import type { Device } from "./device.ts";
 import { quietly } from "../kernel/cleanup.ts";
 import { holdForDefaultStream } from "./holds.ts";
+import { refuseWhileCapturing } from "./capturing.ts";
 import { type DType, DTYPES, type HostArrayOf } from "../kernel/dtype.ts";
 
 /**
@@ -225,6 +226,7 @@ export function memGetInfo(): { free: bigint; total: bigint } {
 export function memAlloc(bytes: number | bigint): DeviceAllocation {
   const size = toSize(bytes, "allocate");
   if (size === 0) throw new RangeError("Cannot allocate 0 bytes: memAlloc() needs a size of at least 1 byte");
+  refuseWhileCapturing("allocate device memory", ALLOCATE_FIRST);
   const ctx = requireContext("cuMemAlloc_v2");
   const out = new BigUint64Array(1);
   const code = driver().cuMemAlloc_v2(out, BigInt(size));
@@ -317,6 +319,13 @@ export function setMemPoolReleaseThreshold(device: Device, bytes: bigint): void 
   );
 }
 
+const ALLOCATE_FIRST = 'allocate before the capture begins, or capture with { mode: "relaxed" }';
+
+/** The fix for a synchronous copy during a capture: `async` names the form that queues on a stream. */
+function copyOnStream(async: string): string {
+  return `queue ${async} on the capturing stream, or copy before or after the capture`;
+}
+
 function checkFits(bytes: number, target: { size: number | undefined }, what: string): void {
   if (target.size !== undefined && bytes > target.size) {
     throw new RangeError(
@@ -342,6 +351,7 @@ function streamHandle(stream: Stream | undefined): Deno.PointerValue {
  * ```
  */
 export function memcpyHtoD(dst: DeviceTarget, src: ArrayBufferView): void {
+  refuseWhileCapturing("copy with memcpyHtoD()", copyOnStream("memcpyHtoDAsync(dst, src, stream)"));
   if (dst instanceof DeviceAllocation && src.byteLength <= dst.size && src.byteLength > 0) {
     checkCuda(driver().cuMemcpyHtoD_v2(dst.ptr, src, BigInt(src.byteLength)), "cuMemcpyHtoD_v2");
     return;
@@ -366,6 +376,7 @@ export function memcpyHtoD(dst: DeviceTarget, src: ArrayBufferView): void {
  * ```
  */
 export function memcpyDtoH(dst: ArrayBufferView, src: DeviceTarget): void {
+  refuseWhileCapturing("copy with memcpyDtoH()", copyOnStream("memcpyDtoHAsync(dst, src, stream)"));
   if (src instanceof DeviceAllocation && dst.byteLength <= src.size && dst.byteLength > 0) {
     checkCuda(driver().cuMemcpyDtoH_v2(dst, src.ptr, BigInt(dst.byteLength)), "cuMemcpyDtoH_v2");
     return;
@@ -389,6 +400,7 @@ export function memcpyDtoH(dst: ArrayBufferView, src: DeviceTarget): void {
  * ```
  */
 export function memcpyDtoD(dst: DeviceTarget, src: DeviceTarget, bytes?: number): void {
+  refuseWhileCapturing("copy with memcpyDtoD()", copyOnStream("memcpyDtoDAsync(dst, src, bytes, stream)"));
   const n = copyBytes(dst, src, bytes, "memcpyDtoD()");
   if (n.bytes === 0) return;
   checkCuda(driver().cuMemcpyDtoD_v2(n.dst, n.src, BigInt(n.bytes)), "cuMemcpyDtoD_v2");
@@ -532,6 +544,10 @@ export function memcpyPeer(
   bytes?: number,
   options: PeerCopyOptions = {},
 ): void {
+  refuseWhileCapturing(
+    "copy with memcpyPeer()",
+    copyOnStream("memcpyPeerAsync(dst, src, bytes, { stream })"),
+  );
   const p = peerArgs(dst, src, bytes, options, "memcpyPeer()");
   if (p.bytes === 0) return;
   checkCuda(driver().cuMemcpyPeer(p.dst, p.dstCtx, p.src, p.srcCtx, BigInt(p.bytes)), "cuMemcpyPeer");
@@ -577,6 +593,7 @@ function keepAlive(stream: Stream | undefined, value: unknown): void {
 }
 
 type MemsetWidth = 8 | 16 | 32;
+const SET_ON_STREAM = "pass the capturing stream as the last argument, or set the memory before the capture";
 const MEMSET_LIMIT: Record<MemsetWidth, number> = { 8: 0xff, 16: 0xffff, 32: 0xffffffff };
 
 function memsetArgs(dst: DeviceTarget, value: number, count: number, width: MemsetWidth): bigint {
@@ -603,6 +620,7 @@ function memsetArgs(dst: DeviceTarget, value: number, count: number, width: Mems
  * ```
  */
 export function memsetD8(dst: DeviceTarget, value: number, count: number, stream?: Stream): void {
+  if (stream === undefined) refuseWhileCapturing("set memory with memsetD8() and no stream", SET_ON_STREAM);
   const ptr = memsetArgs(dst, value, count, 8);
   if (stream === undefined) checkCuda(driver().cuMemsetD8_v2(ptr, value, BigInt(count)), "cuMemsetD8_v2");
   else checkCuda(driver().cuMemsetD8Async(ptr, value, BigInt(count), stream.unsafeHandle), "cuMemsetD8Async");
@@ -620,6 +638,7 @@ export function memsetD8(dst: DeviceTarget, value: number, count: number, stream
  * ```
  */
 export function memsetD16(dst: DeviceTarget, value: number, count: number, stream?: Stream): void {
+  if (stream === undefined) refuseWhileCapturing("set memory with memsetD16() and no stream", SET_ON_STREAM);
   const ptr = memsetArgs(dst, value, count, 16);
   if (stream === undefined) checkCuda(driver().cuMemsetD16_v2(ptr, value, BigInt(count)), "cuMemsetD16_v2");
   else {checkCuda(
@@ -640,6 +659,7 @@ export function memsetD16(dst: DeviceTarget, value: number, count: number, strea
  * ```
  */
 export function memsetD32(dst: DeviceTarget, value: number, count: number, stream?: Stream): void {
+  if (stream === undefined) refuseWhileCapturing("set memory with memsetD32() and no stream", SET_ON_STREAM);
   const ptr = memsetArgs(dst, value, count, 32);
   if (stream === undefined) checkCuda(driver().cuMemsetD32_v2(ptr, value, BigInt(count)), "cuMemsetD32_v2");
   else {checkCuda(
@@ -719,6 +739,7 @@ export function pagelockedEmpty<D extends DType = "float32">(length: number, dty
     throw new TypeError(`Cannot allocate pinned memory of dtype "${type}": unknown dtype`);
   }
   const bytes = toSize(length, "allocate") * DTYPES[type].size;
+  refuseWhileCapturing("allocate pinned host memory", ALLOCATE_FIRST);
   const ctx = requireContext("cuMemAllocHost_v2");
   const out = new BigUint64Array(1);
   checkCuda(driver().cuMemAllocHost_v2(out, BigInt(Math.max(1, bytes))), "cuMemAllocHost_v2");

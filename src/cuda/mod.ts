@@ -46,7 +46,19 @@ export {
   type PeerCopyOptions,
   setMemPoolReleaseThreshold,
 } from "./memory.ts";
-export { Stream, type StreamOptions } from "./stream.ts";
+export { type CaptureOptions, type CaptureStatus, Stream, type StreamOptions } from "./stream.ts";
+export { capture } from "./capture.ts";
+export type { CaptureMode } from "./capturing.ts";
+export { Graph, type MemsetNodeOptions } from "./graph.ts";
+export { GraphExec } from "./graph_exec.ts";
+export {
+  type CopyEnd,
+  GraphNode,
+  type KernelNodeConfig,
+  type MemsetElementSize,
+  type NodeKind,
+  type NodeOptions,
+} from "./graph_node.ts";
 export { Event, type EventOptions } from "./event.ts";
 export {
   clearMemoryCache,

@@ -206,6 +206,16 @@ export function makeKernel(program: Program, sig: KernelSignature): Kernel {
       localSize[2] = BigInt(dims[5]!);
       localArg = localSize;
     }
+    const recorder = q.recorder;
+    if (recorder !== undefined) {
+      if (out !== null) {
+        throw new TypeError(
+          `Cannot return an Event for a launch of ${name}() that cl.capture() records: it runs when the command buffer is launched; call ${name}.launch() inside the capture`,
+        );
+      }
+      recorder.recordKernel(handle, holder, name, work, globalSize, localArg, last);
+      return undefined;
+    }
     const sequence = q.nextSequence();
     const code = lib.clEnqueueNDRangeKernel(
       q.unsafeHandle,

@@ -24,7 +24,8 @@
 export { checkCL, OpenCLError, openclErrorName } from "./errors.ts";
 export { Device, DEVICE_TYPES, type DeviceType, getPlatforms, Platform } from "./platform.ts";
 export { chooseDevice, Context, createSomeContext } from "./context.ts";
-export { CommandQueue, finish, type QueueOptions } from "./queue.ts";
+export { CommandQueue, finish, type QueueOptions, type QueueRecorder } from "./queue.ts";
+export { capture, CommandBuffer } from "./command_buffer.ts";
 export {
   Buffer,
   type BufferAccess,
