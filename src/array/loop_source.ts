@@ -151,7 +151,7 @@ ${head(plan, dialect)}
 }
 
 /** The body of a vstrided loop for the group whose operands start at `p{k}[a{k}]`. */
-function vectorGroup(plan: LoopPlan, dialect: Dialect, scalars: readonly string[]): string {
+function vectorGroup(plan: LoopPlan, scalars: readonly string[]): string {
   const loads = plan.arrays.map((a, k) =>
     plan.uniform[k] || a.written
       ? ""
@@ -188,7 +188,7 @@ function stridedSource(plan: LoopPlan, dialect: Dialect): string {
   }
   steps.push(`c = (${sx})r; ${k.map((i) => `a${i} += c * t${i}_0;`).join(" ")}`);
   const body = plan.path === "vstrided"
-    ? vectorGroup(plan, dialect, scalars)
+    ? vectorGroup(plan, scalars)
     : plan.statement(k.map((i) => `p${i}[a${i}]`), scalars, "i");
   const structs = plan.path === "vstrided"
     ? [...new Set(plan.arrays.filter((_, i) => !plan.uniform[i]).map((a) => a.dtype))].map((d) =>

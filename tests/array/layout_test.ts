@@ -120,7 +120,7 @@ Deno.test("coalesce() merges axes every operand walks as one, and keeps what eac
       strides: contiguousStrides(perm.map((p) => shape[p]!)),
       offset: 0,
     }, perm.map((_, i) => perm.indexOf(i)));
-    const bcast = shape.map((d, i) => (r() < 0.3 ? 0 : out[i]!));
+    const bcast = shape.map((_, i) => (r() < 0.3 ? 0 : out[i]!));
     const merged = coalesce(shape, [out, inner.strides, bcast]);
     const size = shape.reduce((a, b) => a * b, 1);
     assert.equal(merged.shape.reduce((a, b) => a * b, 1), size);
