@@ -12,7 +12,7 @@
  */
 
 import { type DType, DTYPES, type TypedArray } from "../kernel/dtype.ts";
-import { bfloat16Bits, fromBfloat16Bits, roundBfloat16 } from "./bfloat16.ts";
+import { bfloat16Bits, fromBfloat16Bits, roundBfloat16 } from "../kernel/bfloat16.ts";
 import { readNpy } from "./npy.ts";
 import { UsageError } from "./usage_error.ts";
 

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { bfloat16Bits } from "./bfloat16.ts";
 import type { DType } from "./dtype.ts";
 import type { KernelParam } from "./signature.ts";
 
@@ -98,19 +99,11 @@ function floatWriter(set: (view: DataView, offset: number, v: number) => void): 
   };
 }
 
-/** Rounds a number to the nearest bfloat16 (ties to even) and returns its bits. */
-export function toBfloat16Bits(value: number): number {
-  const f = new Float32Array([value]);
-  const u = new Uint32Array(f.buffer)[0]!;
-  if (Number.isNaN(value)) return 0x7fc0;
-  return ((u + 0x7fff + ((u >>> 16) & 1)) >>> 16) & 0xffff;
-}
-
 const WRITERS: Record<DType, SlotWriter> = {
   float32: floatWriter((view, offset, v) => view.setFloat32(offset, v, true)),
   float64: floatWriter((view, offset, v) => view.setFloat64(offset, v, true)),
   float16: floatWriter((view, offset, v) => view.setFloat16(offset, v, true)),
-  bfloat16: floatWriter((view, offset, v) => view.setUint16(offset, toBfloat16Bits(v), true)),
+  bfloat16: floatWriter((view, offset, v) => view.setUint16(offset, bfloat16Bits(v), true)),
   int8: integerWriter(8, true),
   uint8: integerWriter(8, false),
   int16: integerWriter(16, true),

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ArgumentBlock, LocalMemory, toBfloat16Bits } from "../../src/kernel/args.ts";
+import { ArgumentBlock, LocalMemory } from "../../src/kernel/args.ts";
 import { parseParameterList } from "../../src/kernel/signature.ts";
 
 const params = parseParameterList(
@@ -108,12 +108,4 @@ Deno.test("ArgumentBlock.writePointer() writes an address, and only to a pointer
     () => local.writePointer(0, 8n),
     /r\(\) parameter 1 \(__local float \* tmp\): it is not a pointer/,
   );
-});
-
-Deno.test("toBfloat16Bits() rounds to nearest even", () => {
-  assert.equal(toBfloat16Bits(1), 0x3f80);
-  assert.equal(toBfloat16Bits(-2), 0xc000);
-  assert.equal(toBfloat16Bits(1 + 2 ** -8), 0x3f80); // tie, rounds to even
-  assert.equal(toBfloat16Bits(1 + 3 * 2 ** -8), 0x3f82);
-  assert.equal(toBfloat16Bits(NaN), 0x7fc0);
 });
