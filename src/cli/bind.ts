@@ -96,6 +96,28 @@ function checkSupported(kernel: KernelSignature): void {
   }
 }
 
+/** What a parameter's value must be, for messages: "an integer", "a number", "an array (...)". */
+function needs(param: KernelParam): string {
+  const kind = kindOf(param);
+  if (kind === "array") return "an array, such as rand(1024), zeros(n) or @file.npy";
+  if (kind === "local") return "a count of elements, such as 256";
+  const info = DTYPES[param.dtype!];
+  return info.kind === "float" ? "a number" : info.kind === "bool" ? "0 or 1" : "an integer";
+}
+
+/** The error for a value that uses a name that is no parameter: most often a typo for a literal. */
+function unknownName(kernel: KernelSignature, param: KernelParam, expr: ArgExpr, name: string): UsageError {
+  const shown = expr.source.trim();
+  const which = shown === name ? "which" : `where ${name}`;
+  return new UsageError(
+    `Cannot use --arg ${param.name}=${expr.source}: ${param.name} (${param.text}) needs ${
+      needs(param)
+    } and got ${shown}, ${which} is neither a number nor one of ${kernel.name}'s parameters (${
+      kernel.params.map((p) => p.name).join(", ")
+    })`,
+  );
+}
+
 /** The parameters in an order where each comes after those its value refers to. */
 function evaluationOrder(kernel: KernelSignature, exprs: ReadonlyMap<string, ArgExpr>): KernelParam[] {
   const byName = new Map(kernel.params.map((p) => [p.name, p]));
@@ -113,14 +135,7 @@ function evaluationOrder(kernel: KernelSignature, exprs: ReadonlyMap<string, Arg
     state.set(param.name, "visiting");
     for (const name of referencedArgs(exprs.get(param.name)!)) {
       const used = byName.get(name);
-      if (used === undefined) {
-        throw new UsageError(
-          `Cannot use ${param.name}=${
-            exprs.get(param.name)!.source
-          }: ${name} is not a parameter of ${kernel.name} ` +
-            `(its parameters are ${kernel.params.map((p) => p.name).join(", ")})`,
-        );
-      }
+      if (used === undefined) throw unknownName(kernel, param, exprs.get(param.name)!, name);
       visit(used, [...path, param.name]);
     }
     state.set(param.name, "done");

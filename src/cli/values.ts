@@ -13,6 +13,7 @@
 
 import { type DType, DTYPES, type TypedArray } from "../kernel/dtype.ts";
 import { bfloat16Bits, fromBfloat16Bits, roundBfloat16 } from "../kernel/bfloat16.ts";
+import { whereRelative } from "./kernel_file.ts";
 import { readNpy } from "./npy.ts";
 import { UsageError } from "./usage_error.ts";
 
@@ -803,7 +804,7 @@ function load(
     bytes = readFile(expr.path);
   } catch (error) {
     const detail = error instanceof Deno.errors.NotFound
-      ? `there is no file ${expr.path} (paths are relative to the current directory)`
+      ? `there is no file ${expr.path}${whereRelative(expr.path)}`
       : error instanceof Deno.errors.PermissionDenied
       ? `reading ${expr.path} is not permitted; run with --allow-read`
       : `cannot read ${expr.path}: ${error instanceof Error ? error.message : String(error)}`;

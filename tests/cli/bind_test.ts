@@ -52,7 +52,19 @@ Deno.test("bindArgs() rejects names that are not parameters, in --arg and in exp
   );
   rejects(
     () => bindArgs(saxpy!, ["n=m", "a=1", "x=rand(n)", "y=rand(n)"]),
-    /^Cannot use n=m: m is not a parameter of saxpy/,
+    /^Cannot use --arg n=m: n \(int\) needs an integer and got m, which is neither a number nor one of saxpy's parameters \(n, a, x, y\)$/,
+  );
+  rejects(
+    () => bindArgs(saxpy!, ["n=abc", "a=1", "x=rand(n)", "y=rand(n)"]),
+    /^Cannot use --arg n=abc: n \(int\) needs an integer and got abc, which is neither/,
+  );
+  rejects(
+    () => bindArgs(saxpy!, ["n=4", "a=two * 1", "x=rand(n)", "y=rand(n)"]),
+    /^Cannot use --arg a=two \* 1: a \(float\) needs a number and got two \* 1, where two is neither a number nor/,
+  );
+  rejects(
+    () => bindArgs(saxpy!, ["n=4", "a=1", "x=rand(n)", "y=data"]),
+    /^Cannot use --arg y=data: y \(float \*\) needs an array, such as rand\(1024\), zeros\(n\) or @file\.npy and got data/,
   );
 });
 
