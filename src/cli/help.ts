@@ -66,6 +66,7 @@ command line override them (--arg, --out and --shape by name).
   --device ID             cuda:N or opencl:P:D (see cudeno info)
   --seed N                the seed of rand and randn (default 0)
   --json                  print one JSON object
+  --warnings              print the compiler's warnings (its build log) on standard error
 
 Sizes may use the scalar arguments: --grid (N+15)>>4,(M+15)>>4. Without --out, every array the kernel
 may write (a pointer that is not const) is summarized: first values, min, max, mean, checksum.`;

@@ -106,7 +106,12 @@ export async function runCuda(job: KernelJob): Promise<JobResult> {
       const a = job.args[i]!;
       if (a.kind === "array" && a.data.byteLength > 0) cuda.memcpyDtoH(a.data, buffer);
     }
-    return { device: { id: `cuda:${ordinal}`, name: context.device.name }, compile: mod.cache, timesMs };
+    return {
+      device: { id: `cuda:${ordinal}`, name: context.device.name },
+      compile: mod.cache,
+      timesMs,
+      buildLog: mod.log.trim(),
+    };
   } finally {
     for (const buffer of buffers.values()) buffer.free();
     start.destroy();

@@ -51,7 +51,7 @@ function pickDevice(job: KernelJob): cl.Device {
 }
 
 function build(job: KernelJob, context: cl.Context): cl.Program {
-  const program = new cl.Program(context, job.source);
+  const program = new cl.Program(context, job.source, { filename: job.file });
   try {
     return program.build();
   } catch (error) {
@@ -126,6 +126,7 @@ export async function runOpenCL(job: KernelJob): Promise<JobResult> {
       device: { id: `opencl:${device.platform.index}:${device.index}`, name: device.name },
       compile: "driver",
       timesMs,
+      buildLog: program.buildLog(device).trim(),
     };
   } finally {
     queue.release();

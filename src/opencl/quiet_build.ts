@@ -1,0 +1,81 @@
+/**
+ * Keeping an OpenCL compiler's own summary lines off standard error. PoCL's clang prints
+ * `1 warning generated.` and `1 error generated.` straight to the process's standard error, beside
+ * the build log that holds every diagnostic in full; no build option or PoCL variable turns that off
+ * (PoCL accepts only `-cl-*`, `-w`, `-Werror`, `-g`, `-D` and `-I`, and `-w` would drop the warnings
+ * from the log too). So while a program builds, file descriptor 2 points into a memory file; after
+ * it, whatever was written there goes back to standard error, less those summary lines.
+ *
+ * Only on Linux and on the main thread: descriptor 2 belongs to the whole process, so two threads
+ * must never redirect it at once, and the main thread's builds run one at a time. Anything else
+ * another thread writes meanwhile is written back, after the build.
+ *
+ * @module
+ */
+
+import { libc } from "../../ffi/libc.ts";
+
+const STDERR = 2;
+const SEEK_SET = 0;
+const SUMMARY = /^\d+ (warnings?|errors?)( and \d+ (warnings?|errors?))? generated\.$/;
+
+function canRedirect(): boolean {
+  return Deno.build.os === "linux" &&
+    typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope ===
+      "undefined" &&
+    libc.available();
+}
+
+function readAll(fd: number): Uint8Array {
+  const lib = libc.get();
+  if (lib.lseek(fd, 0n, SEEK_SET) !== 0n) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  for (;;) {
+    const chunk = new Uint8Array(65536);
+    const n = Number(lib.read(fd, chunk, BigInt(chunk.length)));
+    if (n <= 0) break;
+    chunks.push(chunk.subarray(0, n));
+  }
+  const out = new Uint8Array(chunks.reduce((sum, c) => sum + c.length, 0));
+  let at = 0;
+  for (const c of chunks) out.set(c, (at += c.length) - c.length);
+  return out;
+}
+
+function writeAll(bytes: Uint8Array): void {
+  for (let at = 0; at < bytes.length;) at += Deno.stderr.writeSync(bytes.subarray(at));
+}
+
+/**
+ * Runs `build` (which calls `clBuildProgram`) with standard error captured, then writes back what it
+ * captured without the compiler's `N warnings generated.` lines. Where capturing is not possible, just
+ * runs `build`.
+ *
+ * @example
+ * ```ts
+ * import { withoutCompilerSummary } from "./quiet_build.ts";
+ * const built = withoutCompilerSummary(() => 42);
+ * ```
+ */
+export function withoutCompilerSummary<T>(build: () => T): T {
+  if (!canRedirect()) return build();
+  const lib = libc.get();
+  const memory = lib.memfd_create(new TextEncoder().encode("cudeno-build-stderr\0"), 0);
+  if (memory < 0) return build();
+  const saved = lib.dup(STDERR);
+  if (saved < 0 || lib.dup2(memory, STDERR) < 0) {
+    if (saved >= 0) lib.close(saved);
+    lib.close(memory);
+    return build();
+  }
+  try {
+    return build();
+  } finally {
+    lib.dup2(saved, STDERR);
+    lib.close(saved);
+    const text = new TextDecoder().decode(readAll(memory));
+    lib.close(memory);
+    const kept = text.split("\n").filter((line) => !SUMMARY.test(line)).join("\n");
+    if (kept.trim() !== "") writeAll(new TextEncoder().encode(kept.endsWith("\n") ? kept : `${kept}\n`));
+  }
+}
