@@ -80,9 +80,10 @@ Deno.test("ArgumentBlock.write() rejects a wrong kind of value", () => {
 });
 
 Deno.test("ArgumentBlock rejects a struct passed by value", () => {
-  assert.throws(() => new ArgumentBlock("k", parseParameterList("float4 v", "cuda"), () => 0n), {
+  assert.throws(() => new ArgumentBlock("k", parseParameterList("struct pair v", "cuda"), () => 0n), {
     name: "TypeError",
-    message: /type "float4" by value is not supported/,
+    message:
+      'Cannot pass k() parameter 1 (struct pair v): type "pair" by value is not supported; pass a pointer, a scalar type or a vector type',
   });
 });
 
