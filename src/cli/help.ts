@@ -50,6 +50,7 @@ command line override them (--arg, --out and --shape by name).
   --kernel NAME           the kernel to run (needed when the file has several)
   --arg NAME=VALUE        a value for every parameter:
                             scalars: 1024, 1<<20, 2.5, n/2 (converted to the parameter's type)
+                            vectors: 0.5,n/2,1 for a float3 (one value per element)
                             arrays:  rand(n) randn(n) zeros(h,w) ones(n) arange(n) full(n,v)
                                      linspace(a,b,n) @file.npy (its dtype must match the pointer)
                             OpenCL __local T *p: the number of T to reserve per work-group

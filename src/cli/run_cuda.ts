@@ -80,6 +80,7 @@ export async function runCuda(job: KernelJob): Promise<JobResult> {
     const fn = mod.getFunction(job.kernel.name);
     const values = job.args.map((a, i) => {
       if (a.kind === "scalar") return a.value;
+      if (a.kind === "vector") return a.values;
       if (a.kind === "local") {
         throw new TypeError(`Cannot pass ${a.param.name}: __local parameters exist only in OpenCL C`);
       }

@@ -101,6 +101,7 @@ export async function runOpenCL(job: KernelJob): Promise<JobResult> {
     const kernel = program.getKernel(job.kernel.name);
     const values = job.args.map((a, i) => {
       if (a.kind === "scalar") return a.value;
+      if (a.kind === "vector") return a.values;
       if (a.kind === "local") return new cl.LocalMemory(a.bytes);
       const buffer = new cl.Buffer(context, Math.max(1, a.data.byteLength));
       buffers.set(i, buffer);

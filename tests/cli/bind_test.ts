@@ -78,11 +78,36 @@ Deno.test("bindArgs() rejects values that refer to each other in a cycle", () =>
 Deno.test("bindArgs() rejects templates and parameters whose type cudeno cannot make", () => {
   const [template] = parseKernels("template <typename T> __global__ void t(T *x) {}", "cuda");
   rejects(() => bindArgs(template!, ["x=ones(1)"]), /^Cannot run t: it is a template/);
-  const [vector] = parseKernels("__kernel void v(float4 f, __global float *x) {}", "opencl");
+  const [struct] = parseKernels("__kernel void v(struct pair f, __global float *x) {}", "opencl");
   rejects(
-    () => bindArgs(vector!, ["f=1", "x=ones(1)"]),
-    /^Cannot run v: parameter f \(float4\) is float4 by value/,
+    () => bindArgs(struct!, ["f=1", "x=ones(1)"]),
+    /^Cannot run v: parameter f \(struct pair\) is pair by value, which cudeno run cannot make/,
   );
+  const [pointer] = parseKernels("__kernel void p(__global float4 *f) {}", "opencl");
+  rejects(
+    () => bindArgs(pointer!, ["f=ones(1)"]),
+    /parameter f \(__global float4 \*\) is a pointer to float4/,
+  );
+});
+
+Deno.test("bindArgs() binds a vector parameter from a list of values, each converted to the element type", () => {
+  const [k] = parseKernels("__global__ void k(float3 v, int n, uchar4 c, longlong2 l) {}", "cuda");
+  const { args } = bindArgs(k!, ["n=8", "v=0.1, n/2, -1", "c=0,1,2,255", "l=2**62,-1"]);
+  assert.deepEqual(args.map((a) => a.kind === "vector" ? a.values : undefined), [
+    [Math.fround(0.1), 4, -1],
+    undefined,
+    [0, 1, 2, 255],
+    [2n ** 62n, -1n],
+  ]);
+  rejects(
+    () => bindArgs(k!, ["n=8", "v=1,2,3", "c=0,1,2,256", "l=1,2"]),
+    /parameter c is uchar4 \(element 3: unsigned char\), which holds 0 to 255/,
+  );
+  rejects(
+    () => bindArgs(k!, ["n=8,9", "v=1,2,3", "c=0,1,2,3", "l=1,2"]),
+    /parameter n is int, a scalar, but 8,9 lists 2 values/,
+  );
+  rejects(() => bindArgs(k!, ["n=v", "v=1,2,3", "c=0,1,2,3", "l=1,2"]), /'v' is an array argument/);
   const [untyped] = parseKernels("__global__ void u(void *p) {}", "cuda");
   rejects(() => bindArgs(untyped!, ["p=ones(1)"]), /parameter p \(void \*\) is a pointer to void/);
 });
