@@ -10,6 +10,8 @@ import { LazyLibrary } from "./load.ts";
 
 /** The functions cudeno calls. */
 export const LIBC_SYMBOLS = {
+  open: { parameters: ["buffer", "i32"], result: "i32" }, // const char *pathname, int flags
+  flock: { parameters: ["i32", "i32"], result: "i32" }, // int fd, int operation
   dup: { parameters: ["i32"], result: "i32" }, // int oldfd
   dup2: { parameters: ["i32", "i32"], result: "i32" }, // int oldfd, int newfd
   close: { parameters: ["i32"], result: "i32" }, // int fd

@@ -6,9 +6,11 @@
  * from the log too). So while a program builds, file descriptor 2 points into a memory file; after
  * it, whatever was written there goes back to standard error, less those summary lines.
  *
- * Only on Linux and on the main thread: descriptor 2 belongs to the whole process, so two threads
- * must never redirect it at once, and the main thread's builds run one at a time. Anything else
- * another thread writes meanwhile is written back, after the build.
+ * Only on Linux, and only one thread at a time: descriptor 2 belongs to the whole process, and workers
+ * or `deno test --parallel` build on other threads. A lock on `/proc/self/stat` (an `flock`, which
+ * binds every thread of this process and no other process) is taken without waiting; a thread that
+ * finds it taken builds without capturing, its lines then landing in the capture under way. Anything
+ * else written meanwhile is written back after the build.
  *
  * @module
  */
@@ -19,12 +21,9 @@ const STDERR = 2;
 const SEEK_SET = 0;
 const SUMMARY = /^\d+ (warnings?|errors?)( and \d+ (warnings?|errors?))? generated\.$/;
 
-function canRedirect(): boolean {
-  return Deno.build.os === "linux" &&
-    typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope ===
-      "undefined" &&
-    libc.available();
-}
+const O_RDONLY_CLOEXEC = 0o2000000;
+const LOCK_EX_NB = 2 | 4;
+const LOCK_PATH = new TextEncoder().encode("/proc/self/stat\0");
 
 function readAll(fd: number): Uint8Array {
   const lib = libc.get();
@@ -58,8 +57,22 @@ function writeAll(bytes: Uint8Array): void {
  * ```
  */
 export function withoutCompilerSummary<T>(build: () => T): T {
-  if (!canRedirect()) return build();
+  if (Deno.build.os !== "linux" || !libc.available()) return build();
   const lib = libc.get();
+  const lock = lib.open(LOCK_PATH, O_RDONLY_CLOEXEC);
+  if (lock < 0) return build();
+  if (lib.flock(lock, LOCK_EX_NB) !== 0) {
+    lib.close(lock);
+    return build();
+  }
+  try {
+    return captured(lib, build);
+  } finally {
+    lib.close(lock); // releases the lock
+  }
+}
+
+function captured<T>(lib: ReturnType<typeof libc.get>, build: () => T): T {
   const memory = lib.memfd_create(new TextEncoder().encode("cudeno-build-stderr\0"), 0);
   if (memory < 0) return build();
   const saved = lib.dup(STDERR);

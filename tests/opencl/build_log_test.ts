@@ -145,3 +145,47 @@ openclTest("cudeno run shows a build's warnings with --warnings, and nothing wit
   assert.equal(shown.code, 0, shown.stderr);
   assert.equal(shown.stderr, "warns.cl:3:2: warning: this kernel warns on line 3\n");
 });
+
+openclTest("builds on several threads at once leave standard error working", async () => {
+  using dir = tempDir();
+  const mod = JSON.stringify(new URL("../../src/opencl/mod.ts", import.meta.url).href);
+  // Programs with warnings, each a kernel of its own name, built in a context of their own.
+  const build = (tag: string) =>
+    `const ctx = cl.createSomeContext();
+  for (let k = 0; k < 2; k++) {
+    const source = ${JSON.stringify(WARNS)}.replace("warns_on_line_3", "k_" + ${tag} + "_" + k);
+    new cl.Program(ctx, source).build().release();
+  }
+  ctx.release();`;
+  Deno.writeTextFileSync(
+    `${dir.path}/worker.ts`,
+    `import * as cl from ${mod};
+self.onmessage = (e) => {
+  ${build("e.data")}
+  self.postMessage("built");
+};
+`,
+  );
+  Deno.writeTextFileSync(
+    `${dir.path}/main.ts`,
+    `import * as cl from ${mod};
+const workers = [0, 1, 2].map(() => new Worker(new URL("./worker.ts", import.meta.url), { type: "module" }));
+const built = workers.map((w, i) => new Promise((resolve) => { w.onmessage = resolve; w.postMessage(i); }));
+{
+  ${build('"main"')}
+}
+await Promise.all(built);
+for (const w of workers) w.terminate();
+console.error("after the builds");
+`,
+  );
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${dir.path}/main.ts`],
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(output.stderr);
+  assert.equal(output.code, 0, stderr);
+  assert.ok(stderr.endsWith("after the builds\n"), stderr);
+});
