@@ -230,6 +230,14 @@ Deno.test("deno task cudeno run from a subfolder reads the paths the user typed 
   assert.deepEqual(listed.kernels.map((k: { name: string }) => k.name), ["saxpy"]);
 });
 
+Deno.test("an INIT_CWD outside the folder cudeno runs in, inherited from another task, is not followed", async () => {
+  using dir = tempDir();
+  Deno.writeTextFileSync(`${dir.path}/here.cl`, "__kernel void here(__global float *x) {}\n");
+  const result = await cudeno(["run", "here.cl", "--list"], { cwd: dir.path, env: { INIT_CWD: ROOT } });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /here/);
+});
+
 Deno.test("a missing file's message names the folder relative paths are read from", async () => {
   using dir = tempDir();
   assertUsageExit(
