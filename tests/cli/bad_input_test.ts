@@ -216,11 +216,19 @@ openclTest("cudeno run rejects an OpenCL device that is not there, listing the d
   );
 });
 
+function withoutInitCwd(): Record<string, string> {
+  const env = Deno.env.toObject();
+  delete env.INIT_CWD;
+  return env;
+}
+
 Deno.test("deno task cudeno run from a subfolder reads the paths the user typed from that subfolder", async () => {
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["task", "--quiet", "cudeno", "run", "saxpy.cl", "--list", "--json"],
     cwd: `${ROOT}kernels`,
-    env: { NO_COLOR: "1" },
+    // deno task keeps an INIT_CWD it inherits (this suite may itself run under deno task): start afresh.
+    clearEnv: true,
+    env: { ...withoutInitCwd(), NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",
   }).output();
