@@ -169,6 +169,9 @@ self.onmessage = (e) => {
   Deno.writeTextFileSync(
     `${dir.path}/main.ts`,
     `import * as cl from ${mod};
+// The OpenCL loader and PoCL are set up once, here, before other threads ask for devices: the first
+// queries made from several threads at once can find no device.
+cl.getPlatforms().forEach((p) => p.getDevices());
 const workers = [0, 1, 2].map(() => new Worker(new URL("./worker.ts", import.meta.url), { type: "module" }));
 const built = workers.map((w, i) => new Promise((resolve) => { w.onmessage = resolve; w.postMessage(i); }));
 {
