@@ -9,7 +9,7 @@
  * @module
  */
 
-import { cudaToolkitDirs, LazyLibrary, type LibrarySpec, pythonWheelDirs } from "./load.ts";
+import { cudaToolkitDirs, type HostOS, LazyLibrary, type LibrarySpec, pythonWheelDirs } from "./load.ts";
 
 /** The cuBLAS functions cudeno calls. */
 export const CUBLAS_SYMBOLS = {
@@ -108,17 +108,34 @@ export const CUBLAS_OP_N = 0;
 /** `cublasMath_t`: the default math mode (no TF32 tensor-core shortcuts for float). */
 export const CUBLAS_DEFAULT_MATH = 0;
 
-function cublasSpec(): LibrarySpec<typeof CUBLAS_SYMBOLS> {
+/**
+ * Where to find cuBLAS on `os`: `libcublas.so.13`/`.12` (Linux), `cublas64_13.dll`/`cublas64_12.dll`
+ * (Windows), with cuBLASLt opened first from the same folder.
+ *
+ * @example
+ * ```ts
+ * import { candidatePaths } from "./load.ts";
+ * import { cublasSpec } from "./cublas.ts";
+ * console.log(candidatePaths(cublasSpec("windows"))[0]); // "cublas64_13.dll"
+ * ```
+ */
+export function cublasSpec(os: HostOS = Deno.build.os): LibrarySpec<typeof CUBLAS_SYMBOLS> {
+  const windows = os === "windows";
+  const sonames = windows ? ["cublas64_13.dll", "cublas64_12.dll"] : ["libcublas.so.13", "libcublas.so.12"];
   return {
-    what: "cuBLAS (libcublas.so.13 or libcublas.so.12)",
+    what: `cuBLAS (${sonames.join(" or ")})`,
     env: "CUDENO_LIBCUBLAS",
-    sonames: ["libcublas.so.13", "libcublas.so.12"],
+    sonames,
     dirs: [
-      ...cudaToolkitDirs(),
-      ...pythonWheelDirs(["cu13/lib", "cublas/lib"]),
-      "/usr/lib/x86_64-linux-gnu",
+      ...cudaToolkitDirs(os),
+      ...pythonWheelDirs(
+        { linux: ["cu13/lib", "cublas/lib"], windows: ["cu13\\bin\\x86_64", "cublas\\bin"] },
+        os,
+      ),
+      ...(windows ? [] : ["/usr/lib/x86_64-linux-gnu"]),
     ],
-    preload: ["libcublasLt.so."],
+    os,
+    preload: [windows ? "cublasLt64_" : "libcublasLt.so."],
     reject: (path) => (path.includes("/stubs/") ? "a link-time stub, not cuBLAS" : undefined),
     hint: "install the CUDA toolkit's cuBLAS (apt: libcublas-13-0; pip: nvidia-cublas) or set CUDA_HOME",
     symbols: CUBLAS_SYMBOLS,
@@ -126,4 +143,4 @@ function cublasSpec(): LibrarySpec<typeof CUBLAS_SYMBOLS> {
 }
 
 /** cuBLAS, opened on first use. */
-export const libcublas: LazyLibrary<typeof CUBLAS_SYMBOLS> = new LazyLibrary(cublasSpec);
+export const libcublas: LazyLibrary<typeof CUBLAS_SYMBOLS> = new LazyLibrary(() => cublasSpec());
