@@ -59,6 +59,8 @@ export * from "./ufuncs_unary.ts";
 export * from "./functions.ts";
 export { CublasError } from "./cublas.ts";
 export { matmul } from "./matmul.ts";
+export { dot, inner, outer, trace, type TraceOptions, vdot } from "./linalg.ts";
+export { einsum, tensordot } from "./einsum.ts";
 export * as random from "./random.ts";
 export {
   type BoolAsInt8,
