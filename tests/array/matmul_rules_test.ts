@@ -198,3 +198,25 @@ eachBackend("the tiled kernel steps over batches and row tiles past the grid's 6
   const rows = ga.matmul(ga.arange(0, m, 1, dtype).reshape(m, 1), ga.full([1, 1], 3, dtype)).get();
   assert.equal(rows.findIndex((v, i) => Number(v) !== 3 * i), -1, "rows");
 });
+
+cudaTest(
+  "matmul() on CUDA runs batches of every float dtype on cuBLAS, reading column-major operands in place",
+  () => {
+    ga.useBackend("cuda");
+    for (const dtype of ["float32", "float64", "float16", "bfloat16"] as const) {
+      // Small integers: every product and sum is exact even in bfloat16.
+      const a = deviceInts([4, 6, 5], 100, dtype), b = deviceInts([4, 7, 5], 101, dtype).transpose(0, 2, 1);
+      const single = deviceInts([5, 6], 102, dtype).T;
+      const out = ga.empty([4, 6, 7], dtype), out2 = ga.empty([4, 6, 7], dtype);
+      assert.equal(allocations(a.backend, () => ga.matmul(a, b, { out })), 0, `${dtype}: batch`);
+      assert.equal(
+        allocations(a.backend, () => ga.matmul(single, b, { out: out2 })),
+        0,
+        `${dtype}: broadcast`,
+      );
+      const f32 = (x: ga.GPUArray) => host(x.astype("float32"));
+      assert.deepEqual(f32(out).data, hostMatmul(f32(a), f32(b)).data, `${dtype}: batch`);
+      assert.deepEqual(f32(out2).data, hostMatmul(f32(single), f32(b)).data, `${dtype}: broadcast`);
+    }
+  },
+);
