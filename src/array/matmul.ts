@@ -86,11 +86,12 @@ function folded(g: Gemm, cublas: boolean): Gemm {
  *
  * On CUDA the float dtypes run on cuBLAS: float32 in full float32 (no TF32, like PyTorch with
  * `allow_tf32 = False`), float64, and float16 / bfloat16 with float accumulation; one matrix through
- * a plain gemm, a batch through one `cublasGemmStridedBatchedEx`. Transposed and Fortran-ordered
- * operands are read in place (`CUBLAS_OP_T`), as is a batch broadcast from one matrix; other views
- * (a step other than 1 along both matrix axes, negative strides, a batch broadcast along some axes
- * only) are copied first. Integer and bool products, and every product on OpenCL, run on a tiled
- * kernel that reads any layout in place.
+ * a plain gemm, a batch through one `cublasGemmStridedBatchedEx`. Column-major matrices (a
+ * transposed view, a Fortran-ordered 2-D array, a batch of them as `a.swapaxes(-1, -2)` gives) are
+ * read in place (`CUBLAS_OP_T`), as is a batch broadcast from one matrix; other views (a step other
+ * than 1 along both matrix axes, as in a Fortran-ordered 3-D array; negative strides; a batch
+ * broadcast along some axes only) are copied first. Integer and bool products, and every product on
+ * OpenCL, run on a tiled kernel that reads any layout in place.
  *
  * @param a The left operand, at least 1-D.
  * @param b The right operand, at least 1-D, on the same backend.
