@@ -129,6 +129,8 @@ export interface ValueOptions {
   readonly range?: readonly [number, number];
   /** No zeros. */
   readonly nonzero?: boolean;
+  /** The share of values that are zero (default: as drawn). */
+  readonly zeros?: number;
 }
 
 /** One random value of `dtype`. */
@@ -165,7 +167,14 @@ export function randomValues(rng: Rng, dtype: DType, n: number, options: ValueOp
   const runs = dtype === "bool" && rng.chance(0.3); // long runs of one value now and then
   const out: Value[] = [];
   for (let k = 0; k < n; k++) {
-    out.push(runs && k > 0 && rng.chance(0.8) ? out[k - 1]! : randomValue(rng, dtype, options));
+    const zero = options.zeros !== undefined && rng.chance(options.zeros);
+    out.push(
+      zero
+        ? cast(0, dtype)
+        : runs && k > 0 && rng.chance(0.8)
+        ? out[k - 1]!
+        : randomValue(rng, dtype, options),
+    );
   }
   return out;
 }
