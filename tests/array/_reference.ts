@@ -245,11 +245,15 @@ export class Ref {
   readonly data: Value[];
   readonly at: (index: Index) => number;
 
+  /** Whether the elements are `data` itself, in C order (a new array, not a view). */
+  readonly #ordered: boolean;
+
   constructor(dtype: DType, shape: Index, data: Value[], at?: (index: Index) => number) {
     this.dtype = dtype;
     this.shape = Object.freeze([...shape]);
     this.data = data;
     this.at = at ?? ((i) => ravelIndex(i, this.shape));
+    this.#ordered = at === undefined;
   }
 
   get ndim(): number {
@@ -264,7 +268,7 @@ export class Ref {
   }
   /** The elements in C order. */
   values(): Value[] {
-    return indices(this.shape).map((i) => this.get(i));
+    return this.#ordered ? [...this.data] : indices(this.shape).map((i) => this.get(i));
   }
   /** Nested JS arrays (bool as booleans). */
   tolist(): unknown {
@@ -462,6 +466,29 @@ export function fromFn(dtype: DType, shape: Index, fn: (index: number[]) => Valu
 export function fromValues(dtype: DType, shape: Index, values: readonly (Value | boolean)[]): Ref {
   if (values.length !== sizeOf(shape)) throw new RangeError("Cannot build an array: the sizes differ");
   return new Ref(dtype, shape, values.map((v) => cast(v, dtype)));
+}
+
+/**
+ * Maps every 1-D lane of `a` along `axis` through `fn`, giving lanes of `length` elements (default:
+ * the axis's extent) of `dtype`.
+ */
+export function lanes(
+  a: Ref,
+  axis: number,
+  dtype: DType,
+  fn: (lane: Value[]) => readonly (Value | boolean)[],
+  length?: number,
+): Ref {
+  const ax = axisOf(axis, a.ndim, "take lanes");
+  const shape = [...a.shape];
+  shape[ax] = length ?? a.shape[ax]!;
+  const data = new Array<Value>(sizeOf(shape));
+  for (const start of indices(a.shape.map((d, k) => (k === ax ? 1 : d)))) {
+    const at = (k: number) => start.map((v, j) => (j === ax ? k : v));
+    const out = fn(Array.from({ length: a.shape[ax]! }, (_, k) => a.get(at(k))));
+    for (let k = 0; k < shape[ax]!; k++) data[ravelIndex(at(k), shape)] = cast(out[k]!, dtype);
+  }
+  return new Ref(dtype, shape, data);
 }
 
 /** Reads element `index` of an output of shape `outShape` from an operand broadcast to it. */

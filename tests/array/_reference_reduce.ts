@@ -15,6 +15,7 @@ import {
   indices,
   isBig,
   kind,
+  lanes,
   type Ref,
   roundTo,
   type Value,
@@ -189,30 +190,6 @@ export const logsumexp: R = reduction(meanType, (v) => {
 
 // ---- scans and softmax ------------------------------------------------------------------------------
 
-/** Applies `fn` to every 1-D lane of `a` along `axis`, giving lanes of `length(n)` elements of `dtype`. */
-function lanes(
-  a: Ref,
-  axis: number,
-  dtype: DType,
-  fn: (lane: Value[]) => (Value | boolean)[],
-  length = (n: number) => n,
-): Ref {
-  const ax = axisOf(axis, a.ndim, "scan");
-  const shape = [...a.shape];
-  shape[ax] = length(a.shape[ax]!);
-  const cache = new Map<string, Value[]>();
-  return fromFn(dtype, shape, (i) => {
-    const key = i.map((v, k) => (k === ax ? "*" : v)).join();
-    let lane = cache.get(key);
-    if (lane === undefined) {
-      const src = Array.from({ length: a.shape[ax]! }, (_, k) => a.get(i.map((v, j) => (j === ax ? k : v))));
-      lane = fn(src).map((v) => cast(v, dtype));
-      cache.set(key, lane);
-    }
-    return lane[i[ax]!]!;
-  });
-}
-
 function scan(a: Ref, axis: number | undefined, step: (acc: Value, x: Value) => Value, start: Value): Ref {
   if (axis === undefined) return scan(a.ravel(), 0, step, start);
   const d = sumType(a.dtype);
@@ -247,7 +224,7 @@ export function diff(a: Ref, options: { n?: number; axis?: number } = {}): Ref {
     let x = lane;
     for (let k = 0; k < n; k++) x = once(x);
     return x;
-  }, (len) => Math.max(0, len - n));
+  }, Math.max(0, a.shape[axisOf(axis, a.ndim, "diff")]! - n));
 }
 
 function softLanes(a: Ref, axis: number, log: boolean): Ref {

@@ -4,7 +4,7 @@
  * and `topk` (sorted by value, ties by index; NaN counts as the largest value, as in `sort`).
  */
 
-import { axisOf, fromFn, fromValues, type Ref, type Value } from "./_reference.ts";
+import { axisOf, fromFn, fromValues, lanes, type Ref, type Value } from "./_reference.ts";
 
 /** NumPy's sort order: numbers ascending, NaN after everything, -0 equal to +0. */
 export function compare(x: Value, y: Value): number {
@@ -13,55 +13,28 @@ export function compare(x: Value, y: Value): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** The stable order of the lanes of `a` along `axis`: for each lane, the source positions in sorted order. */
-function orderAlong(
-  a: Ref,
-  axis: number | null,
-  largest = false,
-): { src: Ref; order: (i: readonly number[]) => number[] } {
-  const src = axis === null ? a.ravel() : a;
-  const ax = axisOf(axis ?? 0, src.ndim, "sort");
-  const cache = new Map<string, number[]>();
-  return {
-    src,
-    order: (i) => {
-      const key = i.map((v, k) => (k === ax ? "*" : v)).join();
-      let order = cache.get(key);
-      if (order === undefined) {
-        const lane = Array.from(
-          { length: src.shape[ax]! },
-          (_, k) => src.get(i.map((v, j) => (j === ax ? k : v))),
-        );
-        order = [...lane.keys()].sort((p, q) =>
-          (largest ? -compare(lane[p]!, lane[q]!) : compare(lane[p]!, lane[q]!)) || p - q
-        );
-        cache.set(key, order);
-      }
-      return order;
-    },
-  };
+/** The stable order of a lane (NaN last; `largest`: descending, ties still by position). */
+function order(lane: readonly Value[], largest = false): number[] {
+  return [...lane.keys()].sort((p, q) => (largest ? -1 : 1) * compare(lane[p]!, lane[q]!) || p - q);
 }
 
-function checkAxis(a: Ref, axis: number | null): void {
-  if (axis !== null && a.ndim === 0) throw new RangeError("Cannot sort a 0-d array along an axis");
+/** The array sorting runs along, and the axis: null sorts the flattened array. */
+function along(a: Ref, axis: number | null): [Ref, number] {
+  if (axis === null) return [a.ravel(), 0];
+  if (a.ndim === 0) throw new RangeError("Cannot sort a 0-d array along an axis");
+  return [a, axis];
 }
 
 /** A sorted copy along `axis` (null: of the flattened array). */
 export function sort(a: Ref, options: { axis?: number | null } = {}): Ref {
-  const { axis = -1 } = options;
-  checkAxis(a, axis);
-  const { src, order } = orderAlong(a, axis);
-  const ax = axisOf(axis ?? 0, src.ndim);
-  return fromFn(a.dtype, src.shape, (i) => src.get(i.map((v, k) => (k === ax ? order(i)[v]! : v))));
+  const [src, axis] = along(a, options.axis === undefined ? -1 : options.axis);
+  return lanes(src, axis, a.dtype, (lane) => order(lane).map((k) => lane[k]!));
 }
 
 /** The int64 indices that sort `a` along `axis`, stably. */
 export function argsort(a: Ref, options: { axis?: number | null } = {}): Ref {
-  const { axis = -1 } = options;
-  checkAxis(a, axis);
-  const { src, order } = orderAlong(a, axis);
-  const ax = axisOf(axis ?? 0, src.ndim);
-  return fromFn("int64", src.shape, (i) => order(i)[i[ax]!]!);
+  const [src, axis] = along(a, options.axis === undefined ? -1 : options.axis);
+  return lanes(src, axis, "int64", (lane) => order(lane));
 }
 
 /** The sorted distinct values of the flattened array, with their counts and where each element went. */
@@ -112,16 +85,13 @@ export function topk(
   options: { axis?: number; largest?: boolean } = {},
 ): { values: Ref; indices: Ref } {
   const { axis = -1, largest = true } = options;
-  checkAxis(a, axis);
-  const ax = axisOf(axis, a.ndim, "topk");
-  if (!Number.isInteger(k) || k < 0 || k > a.shape[ax]!) {
-    throw new RangeError(`Cannot take the top ${k} of an axis of ${a.shape[ax]}`);
+  const [src, ax] = along(a, axis);
+  const n = src.shape[axisOf(ax, src.ndim, "topk")]!;
+  if (!Number.isInteger(k) || k < 0 || k > n) {
+    throw new RangeError(`Cannot take the top ${k} of an axis of ${n}`);
   }
-  const { order } = orderAlong(a, ax, largest);
-  const shape = a.shape.map((d, j) => (j === ax ? k : d));
-  const picked = (i: number[]) => order(i)[i[ax]!]!;
   return {
-    values: fromFn(a.dtype, shape, (i) => a.get(i.map((v, j) => (j === ax ? picked(i) : v)))),
-    indices: fromFn("int64", shape, picked),
+    values: lanes(src, ax, a.dtype, (lane) => order(lane, largest).slice(0, k).map((j) => lane[j]!), k),
+    indices: lanes(src, ax, "int64", (lane) => order(lane, largest).slice(0, k), k),
   };
 }

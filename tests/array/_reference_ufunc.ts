@@ -271,10 +271,29 @@ function unary(op: string, a: Ref): Ref {
   return elementwise("bool", [a], (x) => (f as (a: number) => number | boolean)(Number(x)));
 }
 
-type B = (a: Operand, b: Operand) => Ref;
-type U = (a: Ref) => Ref;
-const b = (op: string): B => (x, y) => binary(op, x, y);
-const u = (op: string): U => (x) => unary(op, x);
+/** The `{ out }` option of the ufuncs: the result is written into `out` (same shape and dtype), which is returned. */
+export interface OutOption {
+  readonly out?: Ref;
+}
+
+function into(r: Ref, options: OutOption | undefined): Ref {
+  const out = options?.out;
+  if (out === undefined) return r;
+  if (out.shape.join() !== r.shape.join()) {
+    throw new RangeError(
+      `Cannot write a result of shape [${r.shape.join(", ")}] into [${out.shape.join(", ")}]`,
+    );
+  }
+  if (out.dtype !== r.dtype) {
+    throw new TypeError(`Cannot write a ${r.dtype} result into a ${out.dtype} array`);
+  }
+  return out.assign(r);
+}
+
+type B = (a: Operand, b: Operand, options?: OutOption) => Ref;
+type U = (a: Ref, options?: OutOption) => Ref;
+const b = (op: string): B => (x, y, o) => into(binary(op, x, y), o);
+const u = (op: string): U => (x, o) => into(unary(op, x), o);
 
 export const add: B = b("add"), sub: B = b("sub"), mul: B = b("mul"), div: B = b("div"), pow: B = b("pow");
 export const maximum: B = b("maximum"), minimum: B = b("minimum"), fmax: B = b("fmax"), fmin: B = b("fmin");
