@@ -270,13 +270,18 @@ export class Ref {
   values(): Value[] {
     return this.#ordered ? [...this.data] : indices(this.shape).map((i) => this.get(i));
   }
-  /** Nested JS arrays (bool as booleans). */
+  /** Nested JS arrays: numbers, bigints for 64-bit integers, booleans for bool. */
   tolist(): unknown {
     const nest = (prefix: number[]): unknown =>
       prefix.length === this.ndim
         ? (this.dtype === "bool" ? this.get(prefix) === 1 : this.get(prefix))
         : Array.from({ length: this.shape[prefix.length]! }, (_, k) => nest([...prefix, k]));
     return nest([]);
+  }
+  /** The one element, as `tolist` gives elements; not one element: RangeError. */
+  item(): Value | boolean {
+    if (this.size !== 1) throw new RangeError(`Cannot take item() of an array of ${this.size} elements`);
+    return this.reshape([]).tolist() as Value | boolean;
   }
 
   /** A view: element `i` of the result is element `map(i)` of this array. */

@@ -361,4 +361,4 @@ differential("creation functions that predate views: zeros, ones, full and arang
       return noInputs([start, stop, step, d]);
     },
   },
-], { cases: 50 });
+], { cases: 20 });

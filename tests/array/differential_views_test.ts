@@ -156,6 +156,19 @@ differential("views: every view method on random views", [
   viewOp("ascontiguousarray", ["function"]),
 ], { cases: 200 });
 
+differential("views: tolist and item of random views", [
+  viewOp("tolist", methodOnly),
+  {
+    op: "item",
+    forms: methodOnly,
+    dtypes: lone,
+    make: (rng, [d]) => {
+      const shape = Array.from({ length: rng.int(0, 3) }, () => (rng.chance(0.05) ? 2 : 1)); // rarely not one element
+      return { inputs: [randomInput(rng, d!, shape)], args: [new Arg(0)] };
+    },
+  },
+], { cases: 30 });
+
 /** A writable view (no broadcast, no reshape: NumPy copies there) and what is written through it. */
 function writeCase(rng: Rng, dtypes: readonly DType[], op: "fill" | "assign"): Case {
   const shape = randomShape(rng, { maxSize: 300 });
@@ -185,7 +198,7 @@ function writeCase(rng: Rng, dtypes: readonly DType[], op: "fill" | "assign"): C
   return { inputs: [target, source], args: [new Arg(0), new Arg(1)], check: 0 };
 }
 
-differential("views: fill and assign write through random views into the base", [
+differential("views: fill and assign through random views, read back from the base", [
   { op: "fill", forms: methodOnly, dtypes: lone, make: (rng, d) => writeCase(rng, d, "fill") },
   {
     op: "assign",
