@@ -37,6 +37,11 @@ export interface CaptureRecord {
   readonly kernels: Map<CapturedKernel, string>;
   /** Objects its launches were given (device memory, arrays), kept alive as long as the graph. */
   readonly keep: Set<unknown>;
+  /**
+   * Whether a graph made from it has been launched: device memory the capture took (memory nodes)
+   * exists from then on, and not before.
+   */
+  launched: boolean;
 }
 
 const active: CaptureRecord[] = [];
@@ -47,7 +52,7 @@ export let capturesInProgress = 0;
 
 /** Records a capture that began on `stream`. */
 export function captureBegan(stream: object, mode: CaptureMode, id: bigint): void {
-  active.push({ stream, mode, id, kernels: new Map(), keep: new Set() });
+  active.push({ stream, mode, id, kernels: new Map(), keep: new Set(), launched: false });
   capturesInProgress = active.length;
 }
 
