@@ -13,7 +13,7 @@ import { type Context, requireContext } from "./context.ts";
 import { Owned, ownership } from "./owned.ts";
 import type { DeviceTarget } from "./memory.ts";
 import type { KernelFunction } from "./function.ts";
-import type { CapturedKernel, CaptureRecord } from "./capturing.ts";
+import type { CapturedKernel, CapturedMemory, CaptureRecord } from "./capturing.ts";
 import { GraphExec } from "./graph_exec.ts";
 import {
   type CopyEnd,
@@ -43,8 +43,8 @@ export interface GraphUses {
   readonly kernels: ReadonlyMap<CapturedKernel, string>;
   /** Device memory, pinned arrays and arguments the nodes point at. */
   readonly keep: ReadonlySet<unknown>;
-  /** The capture the graph came from, if it came from one: its first launch makes the capture's memory real. */
-  readonly capture?: CaptureRecord;
+  /** The memory the capture the graph came from took, if it came from one: a launch makes it real. */
+  readonly memory?: CapturedMemory;
 }
 
 /** Set by Graph's static block: see {@link adoptGraph}. */
@@ -76,7 +76,7 @@ export class Graph {
   readonly #held: Owned<Deno.PointerObject>;
   readonly #kernels = new Map<CapturedKernel, string>();
   readonly #keep = new Set<unknown>();
-  #capture: CaptureRecord | undefined;
+  #memory: CapturedMemory | undefined;
   #freed = false;
   static #adopting: { handle: Deno.PointerObject; ctx: Context } | undefined;
 
@@ -87,7 +87,7 @@ export class Graph {
         const graph = new Graph();
         for (const [module, name] of record?.kernels ?? []) graph.#kernels.set(module, name);
         for (const value of record?.keep ?? []) graph.#keep.add(value);
-        graph.#capture = record;
+        graph.#memory = record?.memory;
         return graph;
       } finally {
         Graph.#adopting = undefined;
@@ -95,7 +95,7 @@ export class Graph {
     };
     internals = (graph, action) => ({
       handle: graph.#live(action),
-      uses: { kernels: graph.#kernels, keep: graph.#keep, capture: graph.#capture },
+      uses: { kernels: graph.#kernels, keep: graph.#keep, memory: graph.#memory },
     });
   }
 
@@ -313,7 +313,7 @@ export class Graph {
     return new GraphExec(Deno.UnsafePointer.create(out[0]!)!, this, {
       kernels: new Map(this.#kernels),
       keep: new Set(this.#keep),
-      capture: this.#capture,
+      memory: this.#memory,
     });
   }
 

@@ -14,8 +14,8 @@ import type { Device } from "./device.ts";
 import { quietly } from "../kernel/cleanup.ts";
 import { holdForDefaultStream } from "./holds.ts";
 import {
+  type CapturedMemory,
   captureOn,
-  type CaptureRecord,
   capturesInProgress,
   refuseWhileCapturing,
   releaseWhenNotCapturing,
@@ -54,8 +54,8 @@ const pooled = ownership<bigint>((ptr) => driver().cuMemFreeAsync(ptr, null));
  * Memory a stream capture took is a memory node of the capture's graph: it exists only once that
  * graph has been launched, so it is given back only from then on.
  */
-const captured = ownership<{ ptr: bigint; capture: CaptureRecord }>(({ ptr, capture }) =>
-  capture.launched ? driver().cuMemFreeAsync(ptr, null) : 0
+const captured = ownership<{ ptr: bigint; memory: CapturedMemory }>(({ ptr, memory }) =>
+  memory.launched ? driver().cuMemFreeAsync(ptr, null) : 0
 );
 
 function formatBytes(bytes: number | bigint): string {
@@ -85,8 +85,8 @@ export class DeviceAllocation {
   readonly #held: Owned<bigint>;
   readonly #stream: Stream | undefined;
   readonly #pooled: boolean;
-  /** The capture that took the memory (a memory node of its graph), if one did. */
-  readonly #capture: CaptureRecord | undefined;
+  /** Where a capture took the memory (a memory node of its graph): that capture's memory state. */
+  readonly #captured: CapturedMemory | undefined;
   #freed = false;
 
   /**
@@ -99,9 +99,9 @@ export class DeviceAllocation {
     this.#held = new Owned(ptr, ctx);
     this.#pooled = pool !== undefined;
     this.#stream = pool?.stream;
-    this.#capture = capturesInProgress === 0 ? undefined : captureOn(pool?.stream);
-    if (this.#capture !== undefined) {
-      captured.registry.register(this, new Owned({ ptr, capture: this.#capture }, ctx), this);
+    this.#captured = capturesInProgress === 0 ? undefined : captureOn(pool?.stream)?.memory;
+    if (this.#captured !== undefined) {
+      captured.registry.register(this, new Owned({ ptr, memory: this.#captured }, ctx), this);
     } else {
       (this.#pooled ? pooled : allocations).registry.register(this, this.#held, this);
     }
@@ -144,11 +144,11 @@ export class DeviceAllocation {
   free(): void {
     if (this.#freed) return;
     this.#freed = true;
-    const capture = this.#capture, stream = this.#stream;
-    if (capture !== undefined) {
+    const memory = this.#captured, stream = this.#stream;
+    if (memory !== undefined) {
       captured.registry.unregister(this);
-      if (captureOn(stream) === capture) this.#freeOn(stream);
-      else if (capture.launched) releaseWhenNotCapturing(() => this.#freeOn(stream));
+      if (captureOn(stream)?.memory === memory) this.#freeOn(stream); // in the graph: a free node
+      else if (memory.launched) releaseWhenNotCapturing(() => this.#freeOn(stream));
     } else if (!this.#pooled) {
       allocations.registry.unregister(this);
       allocations.release(this.#held);
