@@ -186,6 +186,13 @@ export class CudaBackend implements Backend {
   kernel(key: string, make: () => KernelSource): BackendKernel {
     let k = this.#kernels.get(key);
     if (k === undefined) {
+      // Loading a module while a stream captures may break the capture.
+      if (capturesInProgress !== 0) {
+        refuseWhileCapturing(
+          "compile a kernel for its first launch",
+          "run the same work once before the capture begins, so that its kernels are compiled",
+        );
+      }
       this.context.setCurrent();
       k = new CudaKernel(make(), this);
       this.#kernels.set(key, k);

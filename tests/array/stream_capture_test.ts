@@ -256,3 +256,33 @@ cudaTest(
     assertValues(a.get(), ramp(N).map((v) => v + 20), "a after 4 replays of +2, +3");
   },
 );
+
+cudaTest(
+  "work whose kernel was never compiled is refused inside a capture, asking to run it once first",
+  () => {
+    using stream = start();
+    const host = Uint16Array.from({ length: 15 }, (_, i) => i * 1000);
+    const x = ga.toGpu(host, [3, 5]);
+    const xor = () => x.T.bitwiseXor(0x1234, { out: x.T }); // a kernel no other test compiles
+    stream.beginCapture();
+    let graph: cuda.Graph;
+    try {
+      ga.withStream(stream, () => {
+        assert.throws(xor, {
+          name: "TypeError",
+          message:
+            /^Cannot compile a kernel for its first launch while a stream is capturing \(capture \d+, mode "global"\): run the same work once before the capture begins, so that its kernels are compiled$/,
+        });
+      });
+      assert.equal(stream.captureStatus, "active");
+    } finally {
+      graph = stream.endCapture();
+    }
+    graph.free();
+    ga.withStream(stream, xor); // eagerly: compiles it
+    using captured = cuda.capture(stream, () => ga.withStream(stream, xor)); // now it captures
+    using exec = captured.instantiate();
+    exec.launch(stream); // two xors with the same value: back where it started
+    assertValues(ga.withStream(stream, () => x.get()), host, "x after an eager xor and a replayed one");
+  },
+);
