@@ -105,6 +105,11 @@ export class CudaBackend implements Backend {
       if (capturesInProgress !== 0) refuseWhileCapturing(`${action} on the legacy default stream`, fix);
       return undefined;
     }
+    if (stream.destroyed) {
+      throw new TypeError(
+        `Cannot ${action}: the current stream was destroyed (or its context reset); make a live stream current with ga.withStream() or ga.useStream()`,
+      );
+    }
     if (stream.context !== this.context) {
       throw new TypeError(
         `Cannot ${action} on ${this.device} while a stream of cuda:${stream.context.device.ordinal} is current: make a stream of this device current with ga.withStream(), or leave it`,

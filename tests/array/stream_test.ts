@@ -142,6 +142,18 @@ cudaTest("ga.withStream() and ga.useStream() refuse a destroyed stream", () => {
     /^Cannot (run array work on|make current) a cuda\.Stream that was destroyed or whose context was reset: create a new one$/;
   assert.throws(() => ga.withStream(stream, () => 1), { name: "TypeError", message: gone });
   assert.throws(() => ga.useStream(stream), { name: "TypeError", message: gone });
+  ga.useBackend("cuda");
+  const x = ga.asarray([1, 2]);
+  const current = new cuda.Stream();
+  ga.withStream(current, () => {
+    current.destroy(); // destroyed while current
+    assert.throws(() => x.add(1, { out: x }), {
+      name: "TypeError",
+      message:
+        /^Cannot launch a kernel: the current stream was destroyed \(or its context reset\); make a live stream current/,
+    });
+  });
+  assert.deepEqual(x.get(), new Float32Array([1, 2]), "nothing ran");
 });
 
 Deno.test({
