@@ -105,7 +105,7 @@ export function useStream(stream: Stream | undefined): void {
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * import * as cuda from "@cudeno/cudeno/cuda";
- * const x = ga.arange(1024, "float32");
+ * const x = ga.arange(1024);
  * using stream = new cuda.Stream();
  * const y = ga.withStream(stream, () => x.mul(2).add(1)); // both kernels on `stream`
  * using graph = cuda.capture(stream, () => ga.withStream(stream, () => x.add(1, { out: x })));
