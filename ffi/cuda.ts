@@ -9,7 +9,7 @@
  * @module
  */
 
-import { LazyLibrary, type LibrarySpec } from "./load.ts";
+import { type HostOS, LazyLibrary, type LibrarySpec, windowsSystemDir } from "./load.ts";
 
 /** The driver API functions cudeno calls synchronously. */
 export const CUDA_SYMBOLS = {
@@ -39,6 +39,11 @@ export const CUDA_SYMBOLS = {
   cuMemGetInfo_v2: { parameters: ["buffer", "buffer"], result: "i32" }, // size_t *free, size_t *total
   cuMemAlloc_v2: { parameters: ["buffer", "usize"], result: "i32" }, // CUdeviceptr *dptr, size_t bytesize
   cuMemFree_v2: { parameters: ["u64"], result: "i32" }, // CUdeviceptr dptr
+  cuMemAllocAsync: { parameters: ["buffer", "usize", "pointer"], result: "i32" }, // CUdeviceptr *dptr, size_t bytesize, CUstream hStream
+  cuMemFreeAsync: { parameters: ["u64", "pointer"], result: "i32" }, // CUdeviceptr dptr, CUstream hStream
+  cuDeviceGetDefaultMemPool: { parameters: ["buffer", "i32"], result: "i32" }, // CUmemoryPool *pool_out, CUdevice dev
+  cuMemPoolSetAttribute: { parameters: ["pointer", "i32", "buffer"], result: "i32" }, // CUmemoryPool pool, CUmemPool_attribute attr, void *value
+  cuMemPoolTrimTo: { parameters: ["pointer", "usize"], result: "i32" }, // CUmemoryPool pool, size_t minBytesToKeep
   cuMemAllocHost_v2: { parameters: ["buffer", "usize"], result: "i32" }, // void **pp, size_t bytesize
   cuMemFreeHost: { parameters: ["pointer"], result: "i32" }, // void *p
   cuMemcpyHtoD_v2: { parameters: ["u64", "buffer", "usize"], result: "i32" }, // CUdeviceptr dst, const void *src, size_t
@@ -83,6 +88,48 @@ export const CUDA_SYMBOLS = {
   cuEventSynchronize: { parameters: ["pointer"], result: "i32" }, // CUevent
   cuEventElapsedTime_v2: { parameters: ["buffer", "pointer", "pointer"], result: "i32", optional: true }, // float *pMilliseconds, CUevent hStart, CUevent hEnd (12.8+)
   cuEventElapsedTime: { parameters: ["buffer", "pointer", "pointer"], result: "i32", optional: true }, // the same, older drivers
+
+  // Stream capture. cuStreamGetCaptureInfo_v2 is what CUDA 12's headers call cuStreamGetCaptureInfo
+  // (CUDA 13's headers moved the name to _v3, 12.3+; drivers keep exporting _v2 for CUDA 12 programs).
+  cuStreamBeginCapture_v2: { parameters: ["pointer", "i32"], result: "i32" }, // CUstream hStream, CUstreamCaptureMode mode
+  cuStreamEndCapture: { parameters: ["pointer", "buffer"], result: "i32" }, // CUstream hStream, CUgraph *phGraph
+  cuStreamIsCapturing: { parameters: ["pointer", "buffer"], result: "i32" }, // CUstream hStream, CUstreamCaptureStatus *captureStatus
+  cuStreamGetCaptureInfo_v2: {
+    // CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out,
+    // const CUgraphNode **dependencies_out, size_t *numDependencies_out (all but the status may be NULL)
+    parameters: ["pointer", "buffer", "buffer", "buffer", "buffer", "buffer"],
+    result: "i32",
+  },
+
+  // Graphs: building, instantiating, launching. Structs are passed by pointer as "buffer"s.
+  cuGraphCreate: { parameters: ["buffer", "u32"], result: "i32" }, // CUgraph *phGraph, unsigned int flags
+  cuGraphDestroy: { parameters: ["pointer"], result: "i32" }, // CUgraph hGraph
+  cuGraphGetNodes: { parameters: ["pointer", "buffer", "buffer"], result: "i32" }, // CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes
+  cuGraphAddKernelNode_v2: {
+    // CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies,
+    // const CUDA_KERNEL_NODE_PARAMS *nodeParams (the _v2 struct, 72 bytes)
+    parameters: ["buffer", "pointer", "buffer", "usize", "buffer"],
+    result: "i32",
+  },
+  cuGraphAddMemcpyNode: {
+    // CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies,
+    // const CUDA_MEMCPY3D *copyParams (200 bytes), CUcontext ctx
+    parameters: ["buffer", "pointer", "buffer", "usize", "buffer", "pointer"],
+    result: "i32",
+  },
+  cuGraphAddMemsetNode: {
+    // CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies,
+    // const CUDA_MEMSET_NODE_PARAMS *memsetParams (40 bytes), CUcontext ctx
+    parameters: ["buffer", "pointer", "buffer", "usize", "buffer", "pointer"],
+    result: "i32",
+  },
+  cuGraphAddDependencies: { parameters: ["pointer", "buffer", "buffer", "usize"], result: "i32" }, // CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, size_t numDependencies
+  cuGraphInstantiateWithFlags: { parameters: ["buffer", "pointer", "u64"], result: "i32" }, // CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags
+  cuGraphExecDestroy: { parameters: ["pointer"], result: "i32" }, // CUgraphExec hGraphExec
+  cuGraphLaunch: { parameters: ["pointer", "pointer"], result: "i32" }, // CUgraphExec hGraphExec, CUstream hStream
+  cuGraphUpload: { parameters: ["pointer", "pointer"], result: "i32" }, // CUgraphExec hGraphExec, CUstream hStream
+  cuGraphExecUpdate_v2: { parameters: ["pointer", "pointer", "buffer"], result: "i32" }, // CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo (24 bytes)
+  cuGraphExecKernelNodeSetParams_v2: { parameters: ["pointer", "pointer", "buffer"], result: "i32" }, // CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /**
@@ -103,12 +150,27 @@ const DRIVER_DIRS = [
   "/usr/lib/wsl/lib",
 ];
 
-function driverSpec<S extends Deno.ForeignLibraryInterface>(symbols: S): LibrarySpec<S> {
+/**
+ * Where to find the CUDA driver on `os`: `libcuda.so.1` (Linux, WSL), `nvcuda.dll` in System32 (Windows).
+ *
+ * @example
+ * ```ts
+ * import { candidatePaths } from "./load.ts";
+ * import { driverSpec } from "./cuda.ts";
+ * console.log(candidatePaths(driverSpec({}, "windows"))); // ["nvcuda.dll", "C:\\Windows\\System32\\nvcuda.dll"]
+ * ```
+ */
+export function driverSpec<S extends Deno.ForeignLibraryInterface>(
+  symbols: S,
+  os: HostOS = Deno.build.os,
+): LibrarySpec<S> {
+  const windows = os === "windows";
   return {
-    what: "the CUDA driver (libcuda.so.1)",
+    what: `the CUDA driver (${windows ? "nvcuda.dll" : "libcuda.so.1"})`,
     env: "CUDENO_LIBCUDA",
-    sonames: ["libcuda.so.1"],
-    dirs: DRIVER_DIRS,
+    sonames: windows ? ["nvcuda.dll"] : ["libcuda.so.1"],
+    dirs: windows ? [windowsSystemDir()] : DRIVER_DIRS,
+    os,
     reject: (path) =>
       path.includes("/stubs/")
         ? "a link-time stub, not the driver (cuInit would return CUDA_ERROR_STUB_LIBRARY)"

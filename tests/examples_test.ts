@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import * as cl from "../src/opencl/mod.ts";
 import { cudaProblem, cudaTest, openclProblem, openclTest } from "./_backends.ts";
 
 async function runExample(name: string): Promise<string> {
@@ -23,6 +24,31 @@ cudaTest("examples/vector_add.ts adds 1,000,000 elements and checks them", async
 cudaTest("examples/device_info.ts prints the device's attributes", async () => {
   assert.match(await runExample("device_info.ts"), /compute capability \d+\.\d+.*\n.*maxThreadsPerBlock/);
 });
+
+cudaTest(
+  "examples/heat_graph.ts steps the heat equation eagerly and as a replayed graph, bit for bit alike",
+  async () => {
+    const text = await runExample("heat_graph.ts");
+    assert.match(text, /eager: 1000 launches in [\d.]+ ms/);
+    assert.match(text, /graph: 10 replays of a 100-step graph in [\d.]+ ms/);
+    assert.match(text, /results equal bit for bit; largest difference from a float64 reference/);
+  },
+);
+
+openclTest(
+  "examples/opencl_heat_graph.ts steps the heat equation eagerly and as a command buffer, bit for bit alike",
+  async () => {
+    const text = await runExample("opencl_heat_graph.ts");
+    const devices = cl.getPlatforms().flatMap((p) => p.getDevices());
+    if (!devices.some((d) => cl.CommandBuffer.isSupported(d))) {
+      assert.match(text, /no OpenCL device here records command buffers/);
+      return;
+    }
+    assert.match(text, /eager: 1000 launches in [\d.]+ ms/);
+    assert.match(text, /command buffer: 10 launches of 100 recorded steps in [\d.]+ ms/);
+    assert.match(text, /results equal bit for bit; largest difference from a float64 reference/);
+  },
+);
 
 openclTest("examples/opencl_vector_add.ts adds 1,000,000 elements on OpenCL", async () => {
   assert.match(await runExample("opencl_vector_add.ts"), /1000000 elements in .* µs, 0 wrong/);

@@ -185,6 +185,61 @@ static void bench_launch_sync(CUfunction f, void **args) {
   emit("launch.empty.sync", "us", "lower", s, SAMPLES, "grid 1, block 32; cuStreamSynchronize after each");
 }
 
+// Graph figures: GRAPH_OPS launches of `empty` on one stream, queued one by one (eager) or captured
+// once into a graph and replayed; GRAPH_REPLAYS rounds per sample, then one synchronize.
+#define GRAPH_OPS 100
+#define GRAPH_REPLAYS 2000
+
+static double time_stream_launches(CUfunction f, void **args, CUstream s, int rounds) {
+  double t0 = now_s();
+  for (int r = 0; r < rounds; r++) {
+    for (int k = 0; k < GRAPH_OPS; k++) CHECK(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, s, args, NULL));
+  }
+  CHECK(cuStreamSynchronize(s));
+  return now_s() - t0;
+}
+
+static double time_graph_launches(CUgraphExec exec, CUstream s, int rounds) {
+  double t0 = now_s();
+  for (int r = 0; r < rounds; r++) CHECK(cuGraphLaunch(exec, s));
+  CHECK(cuStreamSynchronize(s));
+  return now_s() - t0;
+}
+
+static void bench_graph(CUfunction f, void **args) {
+  CUstream s;
+  CHECK(cuStreamCreate(&s, CU_STREAM_DEFAULT));
+  CUgraph graph;
+  CHECK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+  for (int k = 0; k < GRAPH_OPS; k++) CHECK(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, s, args, NULL));
+  CHECK(cuStreamEndCapture(s, &graph));
+  size_t nodes = 0;
+  CHECK(cuGraphGetNodes(graph, NULL, &nodes));
+  if (nodes != GRAPH_OPS) {
+    fprintf(stderr, "cuda_bench.c: the captured graph has %zu nodes, want %d\n", nodes, GRAPH_OPS);
+    exit(1);
+  }
+  CUgraphExec exec;
+  CHECK(cuGraphInstantiateWithFlags(&exec, graph, 0));
+  CHECK(cuGraphUpload(exec, s));
+  time_stream_launches(f, args, s, GRAPH_REPLAYS / 10);  // warm-up
+  time_graph_launches(exec, s, GRAPH_REPLAYS / 10);
+  double eager[SAMPLES], replay[SAMPLES];
+  const double per_op = 1e6 / ((double)GRAPH_REPLAYS * GRAPH_OPS);
+  for (int i = 0; i < SAMPLES; i++) {  // in turns, so that drift hits both alike
+    eager[i] = time_stream_launches(f, args, s, GRAPH_REPLAYS) * per_op;
+    replay[i] = time_graph_launches(exec, s, GRAPH_REPLAYS) * per_op;
+  }
+  emit("graph.empty.eager", "us", "lower", eager, SAMPLES,
+       "100 launches of empty (grid 1, block 32) on a stream, 2000 rounds, then cuStreamSynchronize; per launch");
+  emit("graph.empty.replay", "us", "lower", replay, SAMPLES,
+       "the same 100 launches captured once (cuStreamBeginCapture) and replayed by cuGraphLaunch, 2000 times; per "
+       "kernel");
+  CHECK(cuGraphExecDestroy(exec));
+  CHECK(cuGraphDestroy(graph));
+  CHECK(cuStreamDestroy(s));
+}
+
 typedef enum { HTOD, DTOH } Dir;
 
 // Seconds for `reps` synchronous copies. A copy from pageable memory may return once the data is staged,
@@ -423,6 +478,7 @@ static void bench_launches(const Gpu *g) {
   bench_launch_async("launch.empty.async", empty, empty_args);
   bench_launch_async("launch.args8.async", args8, args8_args);
   bench_launch_sync(empty, empty_args);
+  bench_graph(empty, empty_args);
   bench_vadd(vadd);
   CHECK(cuMemFree(buf));
   CHECK(cuModuleUnload(main_mod));

@@ -114,6 +114,46 @@ def matmul(dtype, sizes=(1024, 4096, 8192), reps=10):
         torch.cuda.empty_cache()
 
 
+def bmm(dtype, batch=256, n=512, reps=10):
+    """matmul.bmm.*: torch.bmm of [256, 512, 512] by [256, 512, 512]."""
+    t = timer()
+    gen = torch.Generator(device=DEVICE).manual_seed(batch)
+    a = torch.randn(batch, n, n, device=DEVICE, generator=gen).to(dtype)
+    b = torch.randn(batch, n, n, device=DEVICE, generator=gen).to(dtype)
+    c = torch.full((batch, n, n), float("nan"), device=DEVICE, dtype=dtype)
+    torch.bmm(a, b, out=c)
+    err = relative_error(c, a, b)
+    figure = f"matmul.bmm.{NAME[dtype]}.{batch}x{n}"
+    require(err < TOLERANCE[dtype], f"{figure}: relative error {err:.2e}")
+    product = partial(torch.bmm, a, b, out=c)
+    per = t.batch_for(product)
+    ms = t.samples(product, reps, per, settle_s=SETTLE_S)
+    note = f"torch.bmm(out=c); {per} products per sample; relative error {err:.1e}"
+    record(figure, "TFLOP/s", "higher", [2 * batch * n**3 / (m * 1e-3) / 1e12 for m in ms], note)
+    del a, b, c
+    torch.cuda.empty_cache()
+
+
+def matmul_transposed(dtype, n=8192, reps=10):
+    """matmul.*.8192.t: torch.matmul(a.t(), b), the transposed operand as a view."""
+    t = timer()
+    gen = torch.Generator(device=DEVICE).manual_seed(n + 1)
+    a = torch.randn(n, n, device=DEVICE, generator=gen).to(dtype)
+    b = torch.randn(n, n, device=DEVICE, generator=gen).to(dtype)
+    c = torch.full((n, n), float("nan"), device=DEVICE, dtype=dtype)
+    torch.matmul(a.t(), b, out=c)
+    err = relative_error(c, a.t(), b)
+    figure = f"matmul.{NAME[dtype]}.{n}.t"
+    require(err < TOLERANCE[dtype], f"{figure}: relative error {err:.2e}")
+    product = partial(torch.matmul, a.t(), b, out=c)
+    per = t.batch_for(product)
+    ms = t.samples(product, reps, per, settle_s=SETTLE_S)
+    note = f"torch.matmul(a.t(), b, out=c); {per} products per sample; relative error {err:.1e}"
+    record(figure, "TFLOP/s", "higher", [2 * n**3 / (m * 1e-3) / 1e12 for m in ms], note)
+    del a, b, c
+    torch.cuda.empty_cache()
+
+
 def small_add1(ops=10_000):
     x = torch.randint(1, 100, (1,), device=DEVICE).float()  # integers: sums stay exact
     start = x.item()
@@ -129,6 +169,92 @@ def small_add1(ops=10_000):
     record("small.add1.async", "us", "lower", samples, f"x.add_(1) on a 1-element float32 tensor, {ops} ops, then sync")
 
 
+def views(n=8192, reps=20):
+    t = timer()
+    gen = torch.Generator(device=DEVICE).manual_seed(11)
+    a = torch.rand(n, n, device=DEVICE, generator=gen) - 0.5
+    row = torch.rand(n, device=DEVICE, generator=gen) - 0.5
+    out = torch.empty(n, n, device=DEVICE)
+    torch.add(a, row, out=out)
+    require(torch.equal(out[-1], a[-1] + row), "view.add.broadcast: sum differs")
+    ms = t.samples(partial(torch.add, a, row, out=out), reps)
+    record("view.add.broadcast", "GB/s", "higher", [gbps((2 * n * n + n) * 4, m) for m in ms], "torch.add(a, row, out=c)")
+    out.copy_(a.t())
+    require(torch.equal(out[5], a[:, 5]), "view.copy.transposed: copy differs")
+    ms = t.samples(partial(out.copy_, a.t()), reps)
+    record("view.copy.transposed", "GB/s", "higher", [gbps(2 * n * n * 4, m) for m in ms], "out.copy_(a.t())")
+    half = a[:, ::2]
+    require(torch.equal(half.add(1)[0], a[0, ::2] + 1), "view.add.strided: sum differs")
+    ms = t.samples(partial(half.add, 1), reps)
+    record("view.add.strided", "GB/s", "higher", [gbps(2 * n * (n // 2) * 4, m) for m in ms], "a[:, ::2].add(1)")
+    del a, row, out, half
+    x = torch.ones(4, 4, device=DEVICE)
+    v = x.t()[0:2]
+    require(bool((v.add(1) == 2).all()), "small.add1.view.host: wrong values")
+    samples = []
+    for i in range(SAMPLES + 1):
+        t0 = time.perf_counter()
+        for _ in range(10_000):
+            v.add(1)
+        if i:
+            samples.append((time.perf_counter() - t0) / 10_000 * 1e6)
+        torch.cuda.synchronize()
+    record("small.add1.view.host", "us", "lower", samples, "host time of x.t()[0:2].add(1) on a 4x4 float32")
+
+
+def graph_add1(ops=100, rounds=500):
+    """graph.add1.eager and graph.add1.replay: `ops` x.add_(1) on a 1-element tensor, queued one by one or
+    captured once into a torch.cuda.CUDAGraph and replayed; `rounds` per sample, then a synchronize; µs per
+    op, the samples of the two in turns."""
+    x = torch.randint(1, 100, (1,), device=DEVICE).float()  # integers: sums stay exact
+    start = x.item()
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):  # warm-up on a side stream before capturing, as PyTorch's docs ask
+        for _ in range(3):
+            x.add_(1)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):  # recorded, not run
+        for _ in range(ops):
+            x.add_(1)
+    torch.cuda.synchronize()
+    done = 3
+
+    def eager(n):
+        for _ in range(n):
+            for _ in range(ops):
+                x.add_(1)
+
+    def replay(n):
+        for _ in range(n):
+            graph.replay()
+
+    def timed(run, n):
+        nonlocal done
+        t0 = time.perf_counter()
+        run(n)
+        torch.cuda.synchronize()
+        done += n * ops
+        return (time.perf_counter() - t0) / (n * ops) * 1e6
+
+    timed(eager, rounds // 10)
+    timed(replay, rounds // 10)
+    eager_us, replay_us = [], []
+    for _ in range(SAMPLES):
+        eager_us.append(timed(eager, rounds))
+        replay_us.append(timed(replay, rounds))
+    require(x.item() == start + done, f"graph.add1: x = {x.item()}, want {start + done}")
+    record("graph.add1.eager", "us", "lower", eager_us, f"{ops} x.add_(1) on a 1-element float32 tensor, {rounds} rounds")
+    record(
+        "graph.add1.replay",
+        "us",
+        "lower",
+        replay_us,
+        f"the same {ops} ops captured once into a torch.cuda.CUDAGraph, graph.replay() {rounds} times; per op",
+    )
+
+
 def main():
     require(torch.cuda.is_available(), "torch sees no CUDA device")
     log(f"torch_bench: PyTorch {torch.__version__}, CUDA {torch.version.cuda}, {torch.cuda.get_device_name(0)}")
@@ -138,7 +264,12 @@ def main():
     torch.cuda.empty_cache()
     matmul(torch.float32)
     matmul(torch.bfloat16)
+    for dtype in (torch.float32, torch.bfloat16):
+        bmm(dtype)
+        matmul_transposed(dtype)
     small_add1()
+    views()
+    graph_add1()
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 /**
- * `dot` and `norm` of whole arrays, to a host number, each one reduction through the generator.
+ * The dot product of two whole arrays (for `ga.dot`, `vdot` and `einsum`) and `norm`, to a host
+ * number, each one reduction through the generator.
  *
  * @module
  */
@@ -41,18 +42,18 @@ function sumOfProducts(
 
 /**
  * The dot product of two arrays of the same size, element by element in C order, as a host number
- * (integers multiply and add in 64 bits).
+ * (integers multiply and add in 64 bits): `ga.dot` of two 1-D arrays, `vdot`, and `einsum("i,i->")`.
  *
  * @throws {RangeError} when the sizes differ.
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * console.log(ga.dot(ga.ones(4), ga.arange(4))); // 6
- * ```
  */
-export function dot(a: GPUArray, b: GPUArray): number {
+export function flatDot(a: GPUArray, b: GPUArray): number {
   if (!(a instanceof GPUArray) || !(b instanceof GPUArray)) {
     throw new TypeError("Cannot dot() a non-array: pass two GPUArrays");
+  }
+  if (a.backend !== b.backend) {
+    throw new TypeError(
+      `Cannot dot arrays on ${a.backend.device} and ${b.backend.device}: copy one over first`,
+    );
   }
   if (a.size !== b.size) {
     throw new RangeError(

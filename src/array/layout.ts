@@ -339,17 +339,18 @@ export function extent(shape: readonly number[], strides: readonly number[]): [n
 /**
  * Merges the dimensions of several operands seen over one shape into as few as possible, as PyTorch's
  * TensorIterator does: axes of extent 1 go, and neighbouring axes merge where every operand steps
- * over them as over one. Axes are first ordered by the first operand's strides (largest outside), so
- * an output written through a transposed view is still walked in memory order. The result is in C
+ * over them as over one. Axes are first ordered by operand `lead`'s strides (largest outside; the
+ * output, so that it is written in memory order even through a transposed view). The result is in C
  * order (last axis innermost) and has at least one axis.
  */
 export function coalesce(
   shape: readonly number[],
   strides: readonly (readonly number[])[],
+  lead = 0,
 ): { shape: number[]; strides: number[][] } {
   let axes = shape.map((_, i) => i).filter((i) => shape[i] !== 1);
-  const first = strides[0]!;
-  // A stable sort, outermost first: by the first operand's |stride|, larger first.
+  const first = strides[lead]!;
+  // A stable sort, outermost first: by the lead operand's |stride|, larger first.
   axes = axes.map((a, i) => [a, i]).sort(([a, i], [b, j]) =>
     Math.abs(first[b]!) - Math.abs(first[a]!) || i - j
   ).map(([a]) => a!);

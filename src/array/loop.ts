@@ -47,12 +47,18 @@ function fitsNarrow(n: number, shape: readonly number[], strides: readonly (read
   });
 }
 
+const dividers = new Map<number, [number, number]>();
+
 /** PyTorch's `IntDivider`: `magic` and `shift` such that n / d is `(umulhi(n, magic) + n) >> shift` for n < 2^31. */
 function divider(d: number): [number, number] {
+  const known = dividers.get(d);
+  if (known !== undefined) return known;
   let shift = 0;
   while (2 ** shift < d) shift++;
   const magic = ((1n << 32n) * ((1n << BigInt(shift)) - BigInt(d))) / BigInt(d) + 1n;
-  return [Number(magic), shift];
+  const made: [number, number] = [Number(magic), shift];
+  if (dividers.size < 4096) dividers.set(d, made);
+  return made;
 }
 
 function choosePath(
@@ -92,7 +98,7 @@ export function runLoop(loop: Loop, shape: readonly number[], what: string): voi
     }
     return a;
   });
-  let strides = arrays.map((a) => broadcastStrides(a, shape, what));
+  const strides = arrays.map((a) => broadcastStrides(a, shape, what));
   loop.written.forEach((w, k) => {
     if (w && strides[k]!.some((s, d) => s === 0 && shape[d]! > 1)) {
       throw new RangeError(
@@ -104,27 +110,33 @@ export function runLoop(loop: Loop, shape: readonly number[], what: string): voi
   });
   // An input that shares memory with a written array in another layout is read from a copy first,
   // so no element is overwritten before it is read (NumPy does the same).
-  const written = arrays.filter((_, k) => loop.written[k]);
   arrays.forEach((a, k) => {
     if (loop.written[k]) return;
-    for (const w of written) {
-      const same = a.offset === w.offset &&
-        strides[k]!.every((s, d) => s === broadcastStrides(w, shape, what)[d]);
-      if (sharesMemory(a, w) && !same) {
+    loop.written.forEach((w, j) => {
+      if (!w || arrays[k] !== a || !sharesMemory(a, arrays[j]!)) return;
+      const same = a.offset === arrays[j]!.offset && strides[k]!.every((s, d) => s === strides[j]![d]);
+      if (!same) {
         arrays[k] = copyOf(a);
-        strides = arrays.map((x) => broadcastStrides(x, shape, what));
-        break;
+        strides[k] = broadcastStrides(arrays[k]!, shape, what);
       }
-    }
+    });
   });
   const n = sizeOf(shape);
   if (n === 0) return;
-  const merged = loop.pure === true ? coalesce(shape, strides) : coalesceInOrder(shape, strides);
+  const merged = loop.pure === true
+    ? coalesce(shape, strides, loop.written.indexOf(true))
+    : coalesceInOrder(shape, strides);
   const offsets = arrays.map((a) => a.offset);
   const path = choosePath(loop, merged.shape, merged.strides, offsets);
   const narrow = path === "flat" ? n < NARROW : fitsNarrow(n, merged.shape, merged.strides);
   const ndim = path === "flat" || path === "vector" ? 1 : merged.shape.length;
-  const uniform = merged.strides.map((s) => ndim === 1 && s[0] === 0);
+  const uniform = merged.strides.map((s) => (ndim === 1 || path === "vstrided") && s[s.length - 1] === 0);
+  if (path === "vstrided") {
+    // The loop walks groups: the last extent counts groups, and a step along it moves a group.
+    merged.shape[ndim - 1]! /= ELEMS;
+    for (const s of merged.strides) s[ndim - 1]! *= ELEMS;
+  }
+  const count = path === "vstrided" ? n / ELEMS : n;
   const dtypes = arrays.map((a, k) => `${a.dtype}${loop.written[k] ? "!" : ""}${uniform[k] ? "0" : ""}`);
   const key = `${loop.key}|${path}${ndim}${narrow ? "n" : "w"}|${dtypes.join(",")}|${
     loop.scalars.map((s) => s.dtype).join(",")
@@ -161,7 +173,7 @@ export function runLoop(loop: Loop, shape: readonly number[], what: string): voi
     kernel.launch({ grid, block: [TILE, TILE_ROWS] }, args);
   } else {
     const perBlock = path === "vector" ? BLOCK * ELEMS * 2 : BLOCK * ELEMS;
-    kernel.launch({ grid: Math.ceil(n / perBlock), block: BLOCK }, args);
+    kernel.launch({ grid: Math.ceil(count / perBlock), block: BLOCK }, args);
   }
 }
 
@@ -189,13 +201,16 @@ export function copyOf<D extends DType>(a: GPUArray<D>): GPUArray<D> {
   return out;
 }
 
-/** Copies `src` (broadcasting) into `dst`, converting to its dtype; contiguous runs use the device's copy. */
+/**
+ * Copies `src` (broadcasting) into `dst`, converting to its dtype. Contiguous runs of separate
+ * memory use the device's copy; overlapping ones go through the loop, which reads from a copy.
+ */
 export function copyInto(dst: GPUArray, src: GPUArray, what: string): void {
-  if (
-    src.dtype === dst.dtype && src.isContiguous && dst.isContiguous && src.size === dst.size &&
-    src.shape.length === dst.shape.length && src.shape.every((d, i) => d === dst.shape[i])
-  ) {
-    if (dst.size > 0 && !(sharesMemory(src, dst) && src.offset === dst.offset)) {
+  const sameRun = src.dtype === dst.dtype && src.isContiguous && dst.isContiguous &&
+    src.shape.length === dst.shape.length && src.shape.every((d, i) => d === dst.shape[i]);
+  if (sameRun && sharesMemory(src, dst) && src.offset === dst.offset) return;
+  if (sameRun && !sharesMemory(src, dst)) {
+    if (dst.size > 0) {
       dst.backend.copy(
         dst.buffer,
         dst.offset * dst.itemsize,

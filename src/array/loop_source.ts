@@ -29,7 +29,12 @@ export type LoopPath =
   /** Two axes, the output contiguous along the last and the input along the first. */
   | "tile"
   /** Any strides. */
-  | "strided";
+  | "strided"
+  /**
+   * {@link LoopPath.strided} over groups of 4 neighbours along the last axis, where every operand
+   * steps 1 (vector loads and stores, CUDA) or 0 (one load) along it: broadcasting a row, for one.
+   */
+  | "vstrided";
 
 /** What a loop's source depends on. */
 export interface LoopPlan {
@@ -43,7 +48,7 @@ export interface LoopPlan {
   readonly narrow: boolean;
   /** Each array operand's dtype and whether the loop writes it. */
   readonly arrays: readonly { readonly dtype: DType; readonly written: boolean }[];
-  /** For flat and vector loops, the operands read at one element throughout (stride 0). */
+  /** For flat and vector loops, the operands read at one element throughout (stride 0); for vstrided ones, along the last axis. */
   readonly uniform: readonly boolean[];
   /** Each scalar parameter's dtype. */
   readonly scalars: readonly DType[];
@@ -69,14 +74,14 @@ function params(plan: LoopPlan, dialect: Dialect): string {
   const list: string[] = [];
   plan.arrays.forEach((a, k) => {
     list.push(pointerParam(a.dtype, `p${k}`, dialect, !a.written), `${wide} o${k}`);
-    if (plan.path === "strided" || plan.path === "tile") {
+    if (plan.path !== "flat" && plan.path !== "vector") {
       for (let d = 0; d < plan.ndim; d++) list.push(`${idx} t${k}_${d}`);
     }
   });
   plan.scalars.forEach((s, j) => list.push(`${cType(s, dialect)} s${j}`));
-  if (plan.path === "strided" || plan.path === "tile") {
+  if (plan.path !== "flat" && plan.path !== "vector") {
     for (let d = 0; d < plan.ndim; d++) list.push(`${idx} e${d}`);
-    if (plan.path === "strided" && plan.narrow) {
+    if (plan.path !== "tile" && plan.narrow) {
       const u = cType("uint32", dialect);
       for (let d = 1; d < plan.ndim; d++) list.push(`${u} m${d}`, `${u} h${d}`);
     }
@@ -145,6 +150,24 @@ ${head(plan, dialect)}
 }`;
 }
 
+/** The body of a vstrided loop for the group whose operands start at `p{k}[a{k}]`. */
+function vectorGroup(plan: LoopPlan, scalars: readonly string[]): string {
+  const loads = plan.arrays.map((a, k) =>
+    plan.uniform[k] || a.written
+      ? ""
+      : `const ${vecName(a.dtype)} v${k} = *reinterpret_cast<const ${vecName(a.dtype)} *>(p${k} + a${k});`
+  ).join(" ");
+  const out = plan.arrays.findIndex((a) => a.written);
+  const ref = plan.arrays.map((
+    a,
+    k,
+  ) => (plan.uniform[k] ? `p${k}[a${k}]` : a.written ? "r.v[j]" : `v${k}.v[j]`));
+  return `${loads} ${vecName(plan.arrays[out]!.dtype)} r;
+#pragma unroll
+      for (int j = 0; j < ${ELEMS}; j++) { ${plan.statement(ref, scalars, "0")} }
+      *reinterpret_cast<${vecName(plan.arrays[out]!.dtype)} *>(p${out} + a${out}) = r;`;
+}
+
 function stridedSource(plan: LoopPlan, dialect: Dialect): string {
   const { local, group } = threadIds(dialect);
   const u = cType("uint32", dialect);
@@ -164,14 +187,22 @@ function stridedSource(plan: LoopPlan, dialect: Dialect): string {
     );
   }
   steps.push(`c = (${sx})r; ${k.map((i) => `a${i} += c * t${i}_0;`).join(" ")}`);
-  return `${head(plan, dialect)}
+  const body = plan.path === "vstrided"
+    ? vectorGroup(plan, scalars)
+    : plan.statement(k.map((i) => `p${i}[a${i}]`), scalars, "i");
+  const structs = plan.path === "vstrided"
+    ? [...new Set(plan.arrays.filter((_, i) => !plan.uniform[i]).map((a) => a.dtype))].map((d) =>
+      vecStruct(d, dialect)
+    ).join("\n") + "\n"
+    : "";
+  return `${structs}${head(plan, dialect)}
   const ${ix} base = (${ix})${group} * ${BLOCK * ELEMS} + ${local};
 ${unroll(dialect)}  for (int u = 0; u < ${ELEMS}; u++) {
     const ${ix} i = base + (${ix})u * ${BLOCK};
     if (i < (${ix})n) {
       ${ix} r = i, q; ${sx} c; ${sx} ${k.map((i) => `a${i} = 0`).join(", ")};
       ${steps.join("\n      ")}
-      ${plan.statement(k.map((i) => `p${i}[a${i}]`), scalars, "i")}
+      ${body}
     }
   }
 }`;
@@ -213,6 +244,7 @@ export function loopSource(plan: LoopPlan, dialect: Dialect): string {
     case "tile":
       return tileSource(plan, dialect);
     case "strided":
+    case "vstrided":
       return stridedSource(plan, dialect);
   }
 }

@@ -8,7 +8,7 @@
 
 import type { DType } from "../kernel/dtype.ts";
 import type { GPUArray } from "./gpuarray.ts";
-import type { BoolAsInt8, DivisionResult, FloatResult, OperandResult } from "./dtypes.ts";
+import type { BoolAsInt8, DivisionResult, FloatResult, OperandResult, ResultType } from "./dtypes.ts";
 import type { Shape } from "./layout.ts";
 import type { SliceSpec } from "./slicing.ts";
 import type { Operand, OpOptions } from "./ufunc.ts";
@@ -16,10 +16,11 @@ import { BINARY, type BinaryOp, UNARY, type UnaryOp } from "./ufunc_defs.ts";
 import { binary, clip, unary } from "./ufunc.ts";
 import * as views from "./views.ts";
 import { assign, astype, fill } from "./assign.ts";
-import { dot, norm } from "./functions.ts";
+import { norm } from "./functions.ts";
 import * as reductions from "./reductions.ts";
 import type { ArgOptions, MeanType, Reduced, ReduceOptions, SumType, VarOptions } from "./reductions.ts";
 import { logSoftmax, softmax, type SoftmaxOptions } from "./softmax.ts";
+import * as linalg from "./linalg.ts";
 
 /**
  * A host value of an array of `D`: a bigint for 64-bit integers, else a number.
@@ -251,8 +252,10 @@ export interface ArrayMethods<D extends DType> {
   softmax(options?: SoftmaxOptions): GPUArray<FloatResult<D>>;
   /** {@link logSoftmax}: the logarithm of the softmax along an axis, computed stably. */
   logSoftmax(options?: SoftmaxOptions): GPUArray<FloatResult<D>>;
-  /** The dot product with `other` (same size). */
-  dot(other: GPUArray): number;
+  /** {@link linalg.dot}: NumPy's `dot` (a host number for two 1-D arrays, else the matrix product or its N-D form). */
+  dot<E extends DType>(other: GPUArray<E>): GPUArray<ResultType<D, E>> | number;
+  /** {@link linalg.trace}: the sum along a diagonal (a host value for 2-D arrays). */
+  trace(options?: linalg.TraceOptions): SumValue<D> | GPUArray;
   /** The Euclidean norm. */
   norm(): number;
 }
@@ -298,7 +301,7 @@ export function installMethods(cls: { prototype: object }): void {
     args: readonly unknown[],
   ) => (args.length === 1 && typeof args[0] !== "number" ? args[0] : args);
   define("reshape", function (this: GPUArray, ...s: number[]) {
-    return views.reshape(this, shape(s) as Shape);
+    return views.reshape(this, ...s);
   });
   define("transpose", function (this: GPUArray, ...axes: number[]) {
     return views.transpose(this, shape(axes) as number[]);
@@ -368,7 +371,10 @@ export function installMethods(cls: { prototype: object }): void {
     return logSoftmax(this, options);
   });
   define("dot", function (this: GPUArray, other: GPUArray) {
-    return dot(this, other);
+    return linalg.dot(this, other);
+  });
+  define("trace", function (this: GPUArray, options?: linalg.TraceOptions) {
+    return linalg.trace(this, options);
   });
   define("norm", function (this: GPUArray) {
     return norm(this);

@@ -19,6 +19,7 @@
  */
 
 export { backend, backendDevice, useBackend, type UseBackendOptions } from "./active.ts";
+export { currentStream, useStream, withStream } from "./stream.ts";
 export type { Backend, BackendBuffer, BackendKernel, BackendName, KernelSource } from "./backend.ts";
 export type { LaunchConfig } from "../kernel/dims.ts";
 export { empty, emptyLike, GPUArray } from "./gpuarray.ts";
@@ -56,10 +57,13 @@ export { clip, type Operand, type OpOptions, where } from "./ufunc.ts";
 export type { BinaryOp, UnaryOp } from "./ufunc_defs.ts";
 export * from "./ufuncs_binary.ts";
 export * from "./ufuncs_unary.ts";
-export * from "./functions.ts";
+export { norm } from "./functions.ts";
 export * from "./reductions.ts";
 export { logSoftmax, softmax, type SoftmaxOptions } from "./softmax.ts";
-export { CublasError, matmul } from "./matmul.ts";
+export { CublasError } from "./cublas.ts";
+export { matmul } from "./matmul.ts";
+export { dot, inner, outer, trace, type TraceOptions, vdot } from "./linalg.ts";
+export { einsum, tensordot } from "./einsum.ts";
 export * as random from "./random.ts";
 export {
   type BoolAsInt8,

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { type DType, DTYPES } from "../kernel/dtype.ts";
+import type { DType } from "../kernel/dtype.ts";
 import type { Backend, BackendBuffer } from "./backend.ts";
 import { GPUArray, sharesMemory } from "./gpuarray.ts";
 import { broadcastStrides, coalesce, extent, showShape, sizeOf } from "./layout.ts";
@@ -64,21 +64,6 @@ const MAX_SPLIT = 4096;
 const MIN_PER_THREAD = 64;
 /** Offsets below this use 32-bit index math. */
 const NARROW = 2 ** 30;
-/** Bytes of the scratch per backend: the partial accumulators (splits are fewer where they would not fit), then the host result. */
-const PARTIAL_BYTES = 2 ** 21;
-const SCRATCH_BYTES = PARTIAL_BYTES + 8;
-
-const scratch = new WeakMap<Backend, GPUArray>();
-
-/** The backend's scratch memory (host results and partials), made on first use. */
-function scratchOf(backend: Backend): GPUArray {
-  let s = scratch.get(backend);
-  if (s === undefined || s.freed) {
-    s = new GPUArray(backend, SCRATCH_BYTES, "uint8");
-    scratch.set(backend, s);
-  }
-  return s;
-}
 
 function checkOperands(red: Reduction, what: string): Backend {
   const backend = red.arrays[0]!.backend;
@@ -133,12 +118,10 @@ export function reduceInto(
   const lanes = row ? (nRed <= 2048 ? 32 : BLOCK) : BLOCK / COLUMNS;
   const outputsPerBlock = row ? BLOCK / lanes : COLUMNS;
   const blocks = Math.ceil(nOut / outputsPerBlock);
-  const fits = Math.floor(PARTIAL_BYTES / (nOut * accBytes(red.acc)));
   const want = Math.min(
     Math.ceil(TARGET_BLOCKS / blocks),
     Math.floor(nRed / (lanes * MIN_PER_THREAD)),
     MAX_SPLIT,
-    fits,
   );
   const chunk = Math.max(VEC, Math.ceil(Math.ceil(nRed / Math.max(1, want)) / VEC) * VEC);
   const split = Math.max(1, Math.ceil(nRed / chunk));
@@ -167,7 +150,8 @@ export function reduceInto(
     name: "cudeno_reduce",
     source: reductionSource(red, plan, backend.dialect),
   }));
-  const partials = scratchOf(backend).buffer;
+  // The partial accumulators of a split reduction, in memory of their own for this call (on its stream).
+  using partials = split === 1 ? undefined : new GPUArray(backend, split * nOut * accBytes(red.acc), "uint8");
   const keptExtents = kept.shape.slice(1);
   const args: unknown[] = [];
   red.arrays.forEach((a, k) => args.push(a.buffer, a.offset, ...kept.strides[k]!, ...reduced.strides[k]!));
@@ -175,7 +159,7 @@ export function reduceInto(
     target.buffer,
     target.offset,
     ...kept.strides[red.arrays.length]!,
-    partials,
+    partials?.buffer ?? target.buffer,
     ...red.values,
   ];
   args.push(...tailArgs, ...keptExtents, ...reduced.shape.slice(1), nOut, nRed, chunk);
@@ -207,12 +191,10 @@ function hostElement(host: ArrayBufferView, dtype: DType): number | bigint {
  */
 export function reduceToHost(red: Reduction, shape: readonly number[], what: string): number | bigint {
   const backend = checkOperands(red, what);
-  const buffer = scratchOf(backend).buffer;
-  const offset = PARTIAL_BYTES / DTYPES[red.out].size;
-  reduceInto(red, shape, shape.map((_, i) => i), { buffer, offset, strides: [] }, what);
-  const host = new DTYPES[red.out].array(1);
-  backend.read(host, buffer, PARTIAL_BYTES);
-  return hostElement(host, red.out);
+  backend.checkHostRead(what);
+  using result = new GPUArray(backend, [], red.out);
+  reduceInto(red, shape, shape.map((_, i) => i), { buffer: result.buffer, offset: 0, strides: [] }, what);
+  return hostElement(result.get(), red.out);
 }
 
 /**

@@ -11,6 +11,7 @@ import { checkCuda, CudaError } from "./errors.ts";
 import { Device } from "./device.ts";
 import { releaseDefaultStreamHolds } from "./holds.ts";
 import { quietly } from "../kernel/cleanup.ts";
+import { refuseWhileCapturing } from "./capturing.ts";
 
 const primaries = new Map<number, Context>();
 let current: Context | undefined;
@@ -164,6 +165,10 @@ export class Context {
 
   /** Waits for all work in the context to finish (`cuCtxSynchronize`). */
   synchronize(): void {
+    refuseWhileCapturing(
+      "synchronize the context",
+      "nothing captured has run yet; end the capture, launch the graph, then synchronize",
+    );
     this.run(() => checkCuda(driver().cuCtxSynchronize(), "cuCtxSynchronize"));
     releaseDefaultStreamHolds();
   }

@@ -23,6 +23,7 @@ const KNOWN: Record<number, readonly [string, string]> = {
   218: ["CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"],
   222: ["CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "the provided PTX was compiled with an unsupported toolchain"],
   400: ["CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"],
+  401: ["CUDA_ERROR_ILLEGAL_STATE", "the operation cannot be performed in the present state"],
   500: ["CUDA_ERROR_NOT_FOUND", "named symbol not found"],
   600: ["CUDA_ERROR_NOT_READY", "device not ready"],
   700: ["CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered"],
@@ -35,6 +36,26 @@ const KNOWN: Record<number, readonly [string, string]> = {
   715: ["CUDA_ERROR_ILLEGAL_INSTRUCTION", "an illegal instruction was encountered"],
   716: ["CUDA_ERROR_MISALIGNED_ADDRESS", "misaligned address"],
   719: ["CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"],
+  900: ["CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED", "operation not permitted when stream is capturing"],
+  901: ["CUDA_ERROR_STREAM_CAPTURE_INVALIDATED", "operation failed due to a previous error during capture"],
+  903: ["CUDA_ERROR_STREAM_CAPTURE_UNMATCHED", "capture was not initiated in this stream"],
+  904: ["CUDA_ERROR_STREAM_CAPTURE_UNJOINED", "capturing stream has unjoined work"],
+  906: [
+    "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT",
+    "operation would make the legacy stream depend on a capturing blocking stream",
+  ],
+  907: [
+    "CUDA_ERROR_CAPTURED_EVENT",
+    "operation not permitted on an event last recorded in a capturing stream",
+  ],
+  908: [
+    "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD",
+    "attempt to terminate a thread-local capture sequence from another thread",
+  ],
+  910: [
+    "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE",
+    "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update",
+  ],
   999: ["CUDA_ERROR_UNKNOWN", "unknown error"],
 };
 
@@ -64,6 +85,11 @@ function hint(code: number): string {
       return "; the module was built for another GPU architecture: recompile for this device";
     case 222:
       return "; the PTX is newer than the driver: compile to a cubin for this device (SourceModule does this by default)";
+    case 900:
+    case 906:
+      return "; a stream is capturing, and this call would run work outside it (on the legacy default stream, or synchronously): pass the capturing stream as { stream } to every launch and copy inside the capture, and allocate before it";
+    case 901:
+      return "; an earlier call in this capture was not allowed while capturing, so the capture was invalidated: end it (cuda.capture() does), fix that call and capture again";
     default:
       return "";
   }

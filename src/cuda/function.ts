@@ -18,6 +18,7 @@ import { HostArgument } from "./inout.ts";
 import type { Stream } from "./stream.ts";
 import type { Context } from "./context.ts";
 import { dtypeOf } from "../kernel/dtype.ts";
+import { capturesInProgress, noteCapturedLaunch } from "./capturing.ts";
 
 /** Per-kernel figures the driver reports (`cuFuncGetAttribute`). */
 export interface FunctionAttributes {
@@ -65,6 +66,12 @@ export interface KernelFunction {
   /** **UNSAFE**: the raw `CUfunction`. */
   readonly unsafeHandle: Deno.PointerObject;
 }
+
+/**
+ * The key of a function's module, `fn[functionOwner]`: a graph's kernel node keeps it, to check before
+ * each replay that the module is still loaded.
+ */
+export const functionOwner: unique symbol = Symbol("cudeno.functionOwner");
 
 /** What a function needs from its module: whether it is still loaded, and its context. */
 export interface FunctionOwner {
@@ -240,6 +247,10 @@ export function makeKernelFunction(
       throw e;
     }
     launchWritten(values[count]);
+    // Into a capture, the graph keeps the module and the arguments alive (see capturing.ts).
+    if (capturesInProgress !== 0) {
+      noteCapturedLaunch((values[count] as LaunchConfig).stream, owner, name, values, count);
+    }
   };
   const call = fixedArity(count, count + 1, launch);
   const attributes = readAttributes(handle);
@@ -248,6 +259,7 @@ export function makeKernelFunction(
     params: Object.freeze([...params]),
     attributes,
     unsafeHandle: handle,
+    [functionOwner]: owner,
     setMaxDynamicSharedMemory(bytes: number) {
       const code = lib.cuFuncSetAttribute(handle, MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
       if (code !== 0) throw new CudaError(code, "cuFuncSetAttribute", ` (kernel ${name}, ${bytes} bytes)`);

@@ -10,7 +10,16 @@ import { Owned, ownership } from "./owned.ts";
 import { checkCuda, CudaError } from "./errors.ts";
 import { type Context, requireContext } from "./context.ts";
 import type { Stream } from "./stream.ts";
+import type { Device } from "./device.ts";
+import { quietly } from "../kernel/cleanup.ts";
 import { holdForDefaultStream } from "./holds.ts";
+import {
+  type CapturedMemory,
+  captureOn,
+  capturesInProgress,
+  refuseWhileCapturing,
+  releaseWhenNotCapturing,
+} from "./capturing.ts";
 import { type DType, DTYPES, type HostArrayOf } from "../kernel/dtype.ts";
 
 /**
@@ -39,6 +48,15 @@ export interface DevicePointerLike {
 export type DeviceTarget = DeviceAllocation | DevicePointerLike | bigint;
 
 const allocations = ownership<bigint>((ptr) => driver().cuMemFree_v2(ptr));
+/** Memory of the stream-ordered pool goes back to it in the order of the stream it was taken on. */
+const pooled = ownership<bigint>((ptr) => driver().cuMemFreeAsync(ptr, null));
+/**
+ * Memory a stream capture took is a memory node of the capture's graph: it exists only once that
+ * graph has been launched, so it is given back only from then on.
+ */
+const captured = ownership<{ ptr: bigint; memory: CapturedMemory }>(({ ptr, memory }) =>
+  memory.launched ? driver().cuMemFreeAsync(ptr, null) : 0
+);
 
 function formatBytes(bytes: number | bigint): string {
   const n = Number(bytes);
@@ -65,14 +83,28 @@ export class DeviceAllocation {
   readonly size: number;
   readonly #ptr: bigint;
   readonly #held: Owned<bigint>;
+  readonly #stream: Stream | undefined;
+  readonly #pooled: boolean;
+  /** Where a capture took the memory (a memory node of its graph): that capture's memory state. */
+  readonly #captured: CapturedMemory | undefined;
   #freed = false;
 
-  /** Use {@link memAlloc}. */
-  constructor(ptr: bigint, size: number, ctx: Context) {
+  /**
+   * Use {@link memAlloc} or {@link memAllocAsync}. `pool`: the memory is from the stream-ordered pool,
+   * returned on `pool.stream` (the legacy default stream where undefined).
+   */
+  constructor(ptr: bigint, size: number, ctx: Context, pool?: { stream?: Stream }) {
     this.#ptr = ptr;
     this.size = size;
     this.#held = new Owned(ptr, ctx);
-    allocations.registry.register(this, this.#held, this);
+    this.#pooled = pool !== undefined;
+    this.#stream = pool?.stream;
+    this.#captured = capturesInProgress === 0 ? undefined : captureOn(pool?.stream)?.memory;
+    if (this.#captured !== undefined) {
+      captured.registry.register(this, new Owned({ ptr, memory: this.#captured }, ctx), this);
+    } else {
+      (this.#pooled ? pooled : allocations).registry.register(this, this.#held, this);
+    }
   }
 
   /**
@@ -102,12 +134,36 @@ export class DeviceAllocation {
     );
   }
 
-  /** Returns the memory to the driver. Idempotent; never throws. */
+  /**
+   * Returns the memory to the driver (memory of the stream-ordered pool: to the pool, once the work
+   * queued on its stream before is done). While a capture is in progress the memory is given back
+   * once it has ended, except memory the capture took itself: that is given back in its graph (a
+   * free node). Memory a capture took whose graph never ran was never really taken, and is not given
+   * back. Idempotent; never throws.
+   */
   free(): void {
     if (this.#freed) return;
     this.#freed = true;
-    allocations.registry.unregister(this);
-    allocations.release(this.#held);
+    const memory = this.#captured, stream = this.#stream;
+    if (memory !== undefined) {
+      captured.registry.unregister(this);
+      if (captureOn(stream)?.memory === memory) this.#freeOn(stream); // in the graph: a free node
+      else if (memory.launched) releaseWhenNotCapturing(() => this.#freeOn(stream));
+    } else if (!this.#pooled) {
+      allocations.registry.unregister(this);
+      allocations.release(this.#held);
+    } else {
+      pooled.registry.unregister(this);
+      releaseWhenNotCapturing(() => this.#freeOn(stream));
+    }
+  }
+
+  /** `cuMemFreeAsync` on `stream` (the legacy default stream once it is destroyed), unless the context is gone. */
+  #freeOn(stream: Stream | undefined): void {
+    const held = this.#held;
+    if (held.ctx.released || held.stale) return;
+    const handle = stream === undefined || stream.destroyed ? null : stream.unsafeHandle;
+    quietly(() => held.ctx.run(() => driver().cuMemFreeAsync(this.#ptr, handle)));
   }
 
   /** Same as {@link free}. */
@@ -198,6 +254,7 @@ export function memGetInfo(): { free: bigint; total: bigint } {
 export function memAlloc(bytes: number | bigint): DeviceAllocation {
   const size = toSize(bytes, "allocate");
   if (size === 0) throw new RangeError("Cannot allocate 0 bytes: memAlloc() needs a size of at least 1 byte");
+  refuseWhileCapturing("allocate device memory", ALLOCATE_FIRST);
   const ctx = requireContext("cuMemAlloc_v2");
   const out = new BigUint64Array(1);
   const code = driver().cuMemAlloc_v2(out, BigInt(size));
@@ -213,6 +270,97 @@ export function memAlloc(bytes: number | bigint): DeviceAllocation {
   }
   checkCuda(code, "cuMemAlloc_v2");
   return new DeviceAllocation(out[0]!, size, ctx);
+}
+
+const poolOut = new BigUint64Array(1);
+
+/**
+ * Device memory from the device's stream-ordered pool (`cuMemAllocAsync`, CUDA 11.2+): usable by work
+ * queued on `stream` (default: the legacy default stream) after this call, and returned to the pool
+ * on that stream by `free()`. Taking memory from the pool and giving it back costs no device
+ * synchronization, unlike `memAlloc`/`free` (PyTorch's and CuPy's caching allocators exist for the
+ * same reason). Where the pool has no room, its unused memory is returned to the device and the
+ * allocation tried once more. On a stream that is capturing, the allocation is recorded into the
+ * graph (a memory node: the memory exists once the graph has been launched, at the same address at
+ * every launch); off the capturing stream, it is refused while a capture is in progress.
+ *
+ * @throws {TypeError} while a capture is in progress, for an allocation not on the capturing stream.
+ * @throws {CudaError} when the device is out of memory.
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * import "@cudeno/cudeno/autoinit";
+ * using scratch = cuda.memAllocAsync(1 << 20);
+ * cuda.memsetD8(scratch, 0, 1 << 20);
+ * ```
+ */
+export function memAllocAsync(bytes: number | bigint, stream?: Stream): DeviceAllocation {
+  const size = toSize(bytes, "allocate");
+  if (size === 0) {
+    throw new RangeError("Cannot allocate 0 bytes: memAllocAsync() needs a size of at least 1 byte");
+  }
+  // Into a capture, an allocation on the capturing stream becomes a memory node of its graph.
+  if (capturesInProgress !== 0 && captureOn(stream) === undefined) {
+    refuseWhileCapturing("allocate device memory off the capturing stream", ALLOCATE_ON_STREAM);
+  }
+  const ctx = requireContext("cuMemAllocAsync");
+  const lib = driver();
+  const handle = stream?.unsafeHandle ?? null;
+  const out = new BigUint64Array(1);
+  let code = lib.cuMemAllocAsync(out, BigInt(size), handle);
+  if (code === 2 && capturesInProgress === 0) {
+    // The pool may hold freed memory that another size could not reuse: give it back and retry.
+    checkCuda(lib.cuCtxSynchronize(), "cuCtxSynchronize");
+    checkCuda(lib.cuDeviceGetDefaultMemPool(poolOut, ctx.device.unsafeHandle), "cuDeviceGetDefaultMemPool");
+    checkCuda(lib.cuMemPoolTrimTo(Deno.UnsafePointer.create(poolOut[0]!), 0n), "cuMemPoolTrimTo");
+    code = lib.cuMemAllocAsync(out, BigInt(size), handle);
+  }
+  if (code === 2) {
+    const { free, total } = memGetInfo();
+    throw new CudaError(
+      code,
+      "cuMemAllocAsync",
+      `: asked for ${formatBytes(size)} (${size} bytes) with ${formatBytes(free)} free of ${
+        formatBytes(total)
+      }`,
+    );
+  }
+  checkCuda(code, "cuMemAllocAsync");
+  return new DeviceAllocation(out[0]!, size, ctx, { stream });
+}
+
+/** `CU_MEMPOOL_ATTR_RELEASE_THRESHOLD` (cuda.h's `CUmemPool_attribute`). */
+const RELEASE_THRESHOLD = 4;
+
+/**
+ * How much unused memory the device's stream-ordered pool keeps for reuse instead of returning it
+ * to the device at each synchronization (`CU_MEMPOOL_ATTR_RELEASE_THRESHOLD`; the driver's default is
+ * 0). The array module keeps everything (`2n ** 64n - 1n`), as PyTorch's caching allocator does.
+ *
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * import "@cudeno/cudeno/autoinit";
+ * cuda.setMemPoolReleaseThreshold(new cuda.Device(0), 1n << 30n);
+ * ```
+ */
+export function setMemPoolReleaseThreshold(device: Device, bytes: bigint): void {
+  const lib = driver();
+  checkCuda(lib.cuDeviceGetDefaultMemPool(poolOut, device.unsafeHandle), "cuDeviceGetDefaultMemPool");
+  const value = new BigUint64Array([BigInt.asUintN(64, bytes)]);
+  checkCuda(
+    lib.cuMemPoolSetAttribute(Deno.UnsafePointer.create(poolOut[0]!), RELEASE_THRESHOLD, value),
+    "cuMemPoolSetAttribute",
+  );
+}
+
+const ALLOCATE_FIRST = 'allocate before the capture begins, or capture with { mode: "relaxed" }';
+const ALLOCATE_ON_STREAM =
+  "allocate with memAllocAsync(bytes, stream) on the capturing stream, or before the capture begins";
+
+/** The fix for a synchronous copy during a capture: `async` names the form that queues on a stream. */
+function copyOnStream(async: string): string {
+  return `queue ${async} on the capturing stream, or copy before or after the capture`;
 }
 
 function checkFits(bytes: number, target: { size: number | undefined }, what: string): void {
@@ -240,6 +388,7 @@ function streamHandle(stream: Stream | undefined): Deno.PointerValue {
  * ```
  */
 export function memcpyHtoD(dst: DeviceTarget, src: ArrayBufferView): void {
+  refuseWhileCapturing("copy with memcpyHtoD()", copyOnStream("memcpyHtoDAsync(dst, src, stream)"));
   if (dst instanceof DeviceAllocation && src.byteLength <= dst.size && src.byteLength > 0) {
     checkCuda(driver().cuMemcpyHtoD_v2(dst.ptr, src, BigInt(src.byteLength)), "cuMemcpyHtoD_v2");
     return;
@@ -264,6 +413,7 @@ export function memcpyHtoD(dst: DeviceTarget, src: ArrayBufferView): void {
  * ```
  */
 export function memcpyDtoH(dst: ArrayBufferView, src: DeviceTarget): void {
+  refuseWhileCapturing("copy with memcpyDtoH()", copyOnStream("memcpyDtoHAsync(dst, src, stream)"));
   if (src instanceof DeviceAllocation && dst.byteLength <= src.size && dst.byteLength > 0) {
     checkCuda(driver().cuMemcpyDtoH_v2(dst, src.ptr, BigInt(dst.byteLength)), "cuMemcpyDtoH_v2");
     return;
@@ -287,6 +437,7 @@ export function memcpyDtoH(dst: ArrayBufferView, src: DeviceTarget): void {
  * ```
  */
 export function memcpyDtoD(dst: DeviceTarget, src: DeviceTarget, bytes?: number): void {
+  refuseWhileCapturing("copy with memcpyDtoD()", copyOnStream("memcpyDtoDAsync(dst, src, bytes, stream)"));
   const n = copyBytes(dst, src, bytes, "memcpyDtoD()");
   if (n.bytes === 0) return;
   checkCuda(driver().cuMemcpyDtoD_v2(n.dst, n.src, BigInt(n.bytes)), "cuMemcpyDtoD_v2");
@@ -430,6 +581,10 @@ export function memcpyPeer(
   bytes?: number,
   options: PeerCopyOptions = {},
 ): void {
+  refuseWhileCapturing(
+    "copy with memcpyPeer()",
+    copyOnStream("memcpyPeerAsync(dst, src, bytes, { stream })"),
+  );
   const p = peerArgs(dst, src, bytes, options, "memcpyPeer()");
   if (p.bytes === 0) return;
   checkCuda(driver().cuMemcpyPeer(p.dst, p.dstCtx, p.src, p.srcCtx, BigInt(p.bytes)), "cuMemcpyPeer");
@@ -475,6 +630,7 @@ function keepAlive(stream: Stream | undefined, value: unknown): void {
 }
 
 type MemsetWidth = 8 | 16 | 32;
+const SET_ON_STREAM = "pass the capturing stream as the last argument, or set the memory before the capture";
 const MEMSET_LIMIT: Record<MemsetWidth, number> = { 8: 0xff, 16: 0xffff, 32: 0xffffffff };
 
 function memsetArgs(dst: DeviceTarget, value: number, count: number, width: MemsetWidth): bigint {
@@ -501,6 +657,7 @@ function memsetArgs(dst: DeviceTarget, value: number, count: number, width: Mems
  * ```
  */
 export function memsetD8(dst: DeviceTarget, value: number, count: number, stream?: Stream): void {
+  if (stream === undefined) refuseWhileCapturing("set memory with memsetD8() and no stream", SET_ON_STREAM);
   const ptr = memsetArgs(dst, value, count, 8);
   if (stream === undefined) checkCuda(driver().cuMemsetD8_v2(ptr, value, BigInt(count)), "cuMemsetD8_v2");
   else checkCuda(driver().cuMemsetD8Async(ptr, value, BigInt(count), stream.unsafeHandle), "cuMemsetD8Async");
@@ -518,6 +675,7 @@ export function memsetD8(dst: DeviceTarget, value: number, count: number, stream
  * ```
  */
 export function memsetD16(dst: DeviceTarget, value: number, count: number, stream?: Stream): void {
+  if (stream === undefined) refuseWhileCapturing("set memory with memsetD16() and no stream", SET_ON_STREAM);
   const ptr = memsetArgs(dst, value, count, 16);
   if (stream === undefined) checkCuda(driver().cuMemsetD16_v2(ptr, value, BigInt(count)), "cuMemsetD16_v2");
   else {checkCuda(
@@ -538,6 +696,7 @@ export function memsetD16(dst: DeviceTarget, value: number, count: number, strea
  * ```
  */
 export function memsetD32(dst: DeviceTarget, value: number, count: number, stream?: Stream): void {
+  if (stream === undefined) refuseWhileCapturing("set memory with memsetD32() and no stream", SET_ON_STREAM);
   const ptr = memsetArgs(dst, value, count, 32);
   if (stream === undefined) checkCuda(driver().cuMemsetD32_v2(ptr, value, BigInt(count)), "cuMemsetD32_v2");
   else {checkCuda(
@@ -617,6 +776,7 @@ export function pagelockedEmpty<D extends DType = "float32">(length: number, dty
     throw new TypeError(`Cannot allocate pinned memory of dtype "${type}": unknown dtype`);
   }
   const bytes = toSize(length, "allocate") * DTYPES[type].size;
+  refuseWhileCapturing("allocate pinned host memory", ALLOCATE_FIRST);
   const ctx = requireContext("cuMemAllocHost_v2");
   const out = new BigUint64Array(1);
   checkCuda(driver().cuMemAllocHost_v2(out, BigInt(Math.max(1, bytes))), "cuMemAllocHost_v2");

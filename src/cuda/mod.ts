@@ -28,6 +28,7 @@ export {
   type DeviceSpan,
   type DeviceTarget,
   memAlloc,
+  memAllocAsync,
   memcpyDtoD,
   memcpyDtoDAsync,
   memcpyDtoH,
@@ -43,8 +44,21 @@ export {
   PagelockedArray,
   pagelockedEmpty,
   type PeerCopyOptions,
+  setMemPoolReleaseThreshold,
 } from "./memory.ts";
-export { Stream, type StreamOptions } from "./stream.ts";
+export { type CaptureOptions, type CaptureStatus, Stream, type StreamOptions } from "./stream.ts";
+export { capture } from "./capture.ts";
+export type { CaptureMode } from "./capturing.ts";
+export { Graph, type MemsetNodeOptions } from "./graph.ts";
+export { GraphExec } from "./graph_exec.ts";
+export {
+  type CopyEnd,
+  GraphNode,
+  type KernelNodeConfig,
+  type MemsetElementSize,
+  type NodeKind,
+  type NodeOptions,
+} from "./graph_node.ts";
 export { Event, type EventOptions } from "./event.ts";
 export {
   clearMemoryCache,
@@ -72,6 +86,6 @@ export type { ArgumentSlot, SlotKind } from "../kernel/args.ts";
 export type { CacheSource } from "../kernel/cache.ts";
 export type { DimLimits } from "../kernel/dims.ts";
 export type { Direction, StagedArgument } from "./inout.ts";
-export type { AddressSpace, CType, Dialect } from "../kernel/ctypes.ts";
+export type { AddressSpace, CType, Dialect, VectorType } from "../kernel/ctypes.ts";
 export type { LoadAttempt } from "../../ffi/load.ts";
 export type { DType, HostArrayOf } from "../kernel/dtype.ts";

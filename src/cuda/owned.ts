@@ -7,6 +7,7 @@
 
 import type { Context } from "./context.ts";
 import { quietly, safeRegistry } from "../kernel/cleanup.ts";
+import { releaseWhenNotCapturing } from "./capturing.ts";
 
 /** A driver handle and the context (and generation of it) it belongs to. */
 export class Owned<H> {
@@ -32,7 +33,8 @@ export class Owned<H> {
 
 /**
  * How one kind of object is released: `release(owned)` frees it in its context (unless the context
- * is released or was reset, which freed it already) and never throws; `registry` is the
+ * is released or was reset, which freed it already; while a stream capture is in progress, once it
+ * has ended) and never throws; `registry` is the
  * FinalizationRegistry net that does the same for objects dropped without being freed.
  */
 export function ownership<H>(free: (handle: H) => unknown): {
@@ -40,7 +42,11 @@ export function ownership<H>(free: (handle: H) => unknown): {
   registry: FinalizationRegistry<Owned<H>>;
 } {
   const release = (o: Owned<H>) => {
-    if (!o.ctx.released && !o.stale) quietly(() => o.ctx.run(() => free(o.handle)));
+    // A capture in progress would be broken by most frees (the driver refuses them, and invalidates
+    // the capture): those wait until it ends.
+    releaseWhenNotCapturing(() => {
+      if (!o.ctx.released && !o.stale) quietly(() => o.ctx.run(() => free(o.handle)));
+    });
   };
   return { release, registry: safeRegistry(release) };
 }

@@ -7,7 +7,7 @@
  */
 
 import { activeBackend } from "../array/active.ts";
-import type { Backend } from "../array/backend.ts";
+import type { Backend, BackendKernel } from "../array/backend.ts";
 import { GPUArray } from "../array/gpuarray.ts";
 import { DeviceAllocation } from "../cuda/memory.ts";
 import { Buffer as CLBuffer } from "../opencl/buffer.ts";
@@ -55,12 +55,40 @@ function shown(value: unknown): string {
   return value.constructor?.name ?? "object";
 }
 
-/** The backend the arguments' arrays live on (the active one for a kernel of scalars only). */
-function backendOf(kernel: LaunchableKernel, args: readonly unknown[]): Backend {
-  let found: Backend | undefined;
-  kernel.params.forEach((p, i) => {
+function notAnArray(kernel: LaunchableKernel, p: JitParamInfo, arg: unknown): TypeError {
+  return new TypeError(
+    `Cannot launch kernel "${kernel.name}": ${p.name} must be a GPUArray or a device buffer (a DeviceAllocation or an OpenCL Buffer), not a ${
+      shown(arg)
+    }; copy host data with toGpu(), or run the kernel with simulate()`,
+  );
+}
+
+/** The last backend a kernel launched on and its compiled form there. */
+export interface LaunchMemo {
+  /** The backend. */
+  backend?: Backend;
+  /** The kernel compiled for it. */
+  compiled?: BackendKernel;
+}
+
+/**
+ * Compiles `kernel` for the backend its arrays live on (once per source and backend) and launches it;
+ * a whole array passes as its buffer, a contiguous view from its first element.
+ *
+ * @throws {TypeError} for an argument that is not of the kernel's backend or type.
+ */
+export function launchOnGpu(
+  kernel: LaunchableKernel,
+  config: LaunchConfig,
+  args: unknown[],
+  memo: LaunchMemo,
+): void {
+  const params = kernel.params, n = params.length;
+  let backend: Backend | undefined, buffers = false;
+  for (let i = 0; i < n; i++) {
+    const p = params[i]!;
+    if (!p.array) continue;
     const arg = args[i];
-    if (!p.array) return;
     if (arg instanceof GPUArray) {
       if (arg.dtype !== p.dtype) {
         throw new TypeError(
@@ -69,53 +97,43 @@ function backendOf(kernel: LaunchableKernel, args: readonly unknown[]): Backend 
           } ${arg.dtype} array, declared ${p.dtype}`,
         );
       }
-      if (found !== undefined && arg.backend !== found) {
+      if (backend !== undefined && arg.backend !== backend) {
         throw new TypeError(
-          `Cannot launch kernel "${kernel.name}": its arrays live on ${found.device} and ${arg.backend.device}`,
+          `Cannot launch kernel "${kernel.name}": its arrays live on ${backend.device} and ${arg.backend.device}`,
         );
       }
-      found = arg.backend;
-    } else if (!(arg instanceof DeviceAllocation) && !(arg instanceof CLBuffer)) {
-      throw new TypeError(
-        `Cannot launch kernel "${kernel.name}": ${p.name} must be a GPUArray or a device buffer (a DeviceAllocation or an OpenCL Buffer), not a ${
-          shown(arg)
-        }; copy host data with toGpu(), or run the kernel with simulate()`,
-      );
+      backend = arg.backend;
+      // A whole array passes as its buffer; the core resolves a view to its first element, or says why not.
+      if (arg.offset === 0 && arg.isContiguous) args[i] = arg.buffer;
+    } else if (arg instanceof DeviceAllocation || arg instanceof CLBuffer) {
+      buffers = true;
+    } else {
+      throw notAnArray(kernel, p, arg);
     }
-  });
-  if (found !== undefined) return found;
-  const active = activeBackend();
-  kernel.params.forEach((p, i) => {
-    const arg = args[i];
-    if (
-      p.array && (active.name === "cuda" ? !(arg instanceof DeviceAllocation) : !(arg instanceof CLBuffer))
-    ) {
-      throw new TypeError(
-        `Cannot launch kernel "${kernel.name}": ${p.name} is a ${
-          shown(arg)
-        } of another backend than ${active.device}, where it runs; pass GPU arrays, or buffers of the backend in use`,
-      );
+  }
+  backend ??= activeBackend();
+  if (buffers) {
+    for (let i = 0; i < n; i++) {
+      const arg = args[i];
+      const foreign = backend.name === "cuda" ? arg instanceof CLBuffer : arg instanceof DeviceAllocation;
+      if (params[i]!.array && foreign) {
+        throw new TypeError(
+          `Cannot launch kernel "${kernel.name}": ${params[i]!.name} is a ${
+            shown(arg)
+          } of another backend than ${backend.device}, where it runs; pass GPU arrays, or buffers of the backend in use`,
+        );
+      }
     }
-  });
-  return active;
-}
-
-/**
- * Compiles `kernel` for the backend its arrays live on (once per source and backend) and launches it;
- * arrays pass as their memory (a contiguous view passes from its first element).
- *
- * @throws {TypeError} for an argument that is not of the kernel's backend or type.
- */
-export function launchOnGpu(kernel: LaunchableKernel, config: LaunchConfig, args: readonly unknown[]): void {
-  const backend = backendOf(kernel, args);
-  const dialect = backend.dialect;
-  // A whole array passes as its buffer; the core resolves a view to its first element, or says why not.
-  const values = args.map((
-    arg,
-  ) => (arg instanceof GPUArray && arg.offset === 0 && arg.isContiguous ? arg.buffer : arg));
-  const compiled = backend.kernel(
-    kernel.key(dialect),
-    () => ({ name: kernel.name, source: kernel.source(dialect) }),
-  );
-  compiled.launch(config, values);
+  }
+  let compiled = memo.compiled;
+  if (memo.backend !== backend || compiled === undefined) {
+    const dialect = backend.dialect;
+    compiled = backend.kernel(
+      kernel.key(dialect),
+      () => ({ name: kernel.name, source: kernel.source(dialect) }),
+    );
+    memo.backend = backend;
+    memo.compiled = compiled;
+  }
+  compiled.launch(config, args);
 }

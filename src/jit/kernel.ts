@@ -13,7 +13,7 @@ import type { LaunchConfig } from "../kernel/dims.ts";
 import { emit } from "./emit.ts";
 import type { JitArg, JitParam } from "./intrinsics.ts";
 import type { Binding, FunctionIR } from "./ir.ts";
-import { type JitParamInfo, launchOnGpu } from "./gpu.ts";
+import { type JitParamInfo, type LaunchMemo, launchOnGpu } from "./gpu.ts";
 import { sha256Hex } from "../kernel/cache.ts";
 import type { Dialect } from "../kernel/ctypes.ts";
 import { sanitizeName } from "./names.ts";
@@ -241,6 +241,7 @@ class Kernel implements JitKernel {
   readonly simulated: boolean;
   readonly #ir: FunctionIR;
   readonly #sources = new Map<Dialect, { source: string; key: string }>();
+  readonly #memo: LaunchMemo = {};
 
   constructor(ir: FunctionIR, simulated: boolean) {
     this.#ir = ir;
@@ -290,7 +291,7 @@ class Kernel implements JitKernel {
         } (${this.params.map((p) => p.name).join(", ")}), got ${args.length}`,
       );
     }
-    launchOnGpu(this, config, args);
+    launchOnGpu(this, config, args, this.#memo);
   };
 }
 

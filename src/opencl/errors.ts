@@ -52,6 +52,9 @@ const NAMES: Record<number, string> = {
   [-63]: "CL_INVALID_GLOBAL_WORK_SIZE",
   [-64]: "CL_INVALID_PROPERTY",
   [-1001]: "CL_PLATFORM_NOT_FOUND_KHR",
+  [-1138]: "CL_INVALID_COMMAND_BUFFER_KHR",
+  [-1139]: "CL_INVALID_SYNC_POINT_WAIT_LIST_KHR",
+  [-1140]: "CL_INCOMPATIBLE_COMMAND_QUEUE_KHR",
 };
 
 /** The name of a `cl_int` status (`CL_INVALID_VALUE`), or `cl_int <n>` when unknown. */

@@ -24,7 +24,8 @@
 export { checkCL, OpenCLError, openclErrorName } from "./errors.ts";
 export { Device, DEVICE_TYPES, type DeviceType, getPlatforms, Platform } from "./platform.ts";
 export { chooseDevice, Context, createSomeContext } from "./context.ts";
-export { CommandQueue, finish, type QueueOptions } from "./queue.ts";
+export { CommandQueue, finish, type QueueOptions, type QueueRecorder } from "./queue.ts";
+export { capture, CommandBuffer } from "./command_buffer.ts";
 export {
   Buffer,
   type BufferAccess,
@@ -35,7 +36,7 @@ export {
 } from "./buffer.ts";
 export { type CopyOptions, enqueueCopy, enqueueFillBuffer } from "./copy.ts";
 export { Event, type EventProfile } from "./event.ts";
-export { Program } from "./program.ts";
+export { Program, type ProgramOptions } from "./program.ts";
 export type { Kernel, KernelWorkGroupInfo } from "./kernel.ts";
 export { LocalMemory } from "../kernel/args.ts";
 export { LibraryNotFoundError } from "../../ffi/load.ts";

@@ -16,6 +16,27 @@ const CL_QUEUE_PROFILING_ENABLE = 2n;
 
 const queues = safeRegistry<Deno.PointerObject>((handle) => libopencl.get().clReleaseCommandQueue(handle));
 
+/**
+ * What records a queue's kernel launches instead of queueing them, while `cl.capture()` runs (a
+ * command buffer).
+ */
+export interface QueueRecorder {
+  /**
+   * Records a launch of `kernel` with the arguments set on it now: `work` dimensions of `globalSize`
+   * work-items, in groups of `localSize` (null: the driver chooses). The recording keeps `holder`
+   * (what keeps the kernel from being released) and `args` (the values given) alive.
+   */
+  recordKernel(
+    kernel: Deno.PointerObject,
+    holder: object,
+    name: string,
+    work: number,
+    globalSize: BigUint64Array,
+    localSize: BigUint64Array | null,
+    args: readonly unknown[],
+  ): void;
+}
+
 /** Options for a {@link CommandQueue}. */
 export interface QueueOptions {
   /** The device to queue work for. Default: the context's first device. */
@@ -46,6 +67,7 @@ export class CommandQueue {
   #released = false;
   #sequence = 0;
   #held: { sequence: number; value: unknown }[] = [];
+  #recorder: QueueRecorder | undefined;
 
   /** Creates a queue on `options.device` (default: the context's first device). */
   constructor(context: Context, options: QueueOptions = {}) {
@@ -87,8 +109,44 @@ export class CommandQueue {
     return this.#handle;
   }
 
-  /** Numbers the next command, so the values it uses can be released once it is done. */
+  /** What records this queue's kernel launches now (`cl.capture()` is running), if anything. */
+  get recorder(): QueueRecorder | undefined {
+    return this.#recorder;
+  }
+
+  /**
+   * Makes `recorder` record this queue's kernel launches from now on, or (undefined) stops that.
+   *
+   * @throws {TypeError} when another recording is in progress on the queue.
+   */
+  record(recorder: QueueRecorder | undefined): void {
+    if (recorder !== undefined && this.#recorder !== undefined) {
+      throw new TypeError(
+        "Cannot capture a queue that is being captured already: end that capture first",
+      );
+    }
+    this.#recorder = recorder;
+  }
+
+  #refuseWhileRecording(action: string): void {
+    if (this.#recorder !== undefined) {
+      throw new TypeError(
+        `Cannot ${action} while cl.capture() records this queue: only kernel launches are recorded; ${
+          action.startsWith("finish")
+            ? "launch the command buffer, then finish the queue"
+            : "do it before or after the capture"
+        }`,
+      );
+    }
+  }
+
+  /**
+   * Numbers the next command, so the values it uses can be released once it is done.
+   *
+   * @throws {TypeError} while `cl.capture()` records the queue: copies and fills would run at once.
+   */
   nextSequence(): number {
+    this.#refuseWhileRecording("queue a copy or fill");
     return ++this.#sequence;
   }
 
@@ -105,6 +163,7 @@ export class CommandQueue {
 
   /** Blocks until every queued command has finished (`clFinish`). */
   finish(): void {
+    this.#refuseWhileRecording("finish the queue");
     checkCL(libopencl.get().clFinish(this.unsafeHandle), "clFinish");
     this.#held.length = 0;
   }
