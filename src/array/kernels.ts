@@ -283,6 +283,7 @@ class ReductionImpl {
       },
       shape,
       what,
+      `ReductionKernel ${this.#name}()`,
     );
     return Number(value);
   }

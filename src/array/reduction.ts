@@ -13,6 +13,7 @@
  */
 
 import type { DType } from "../kernel/dtype.ts";
+import { fromBfloat16Bits } from "../kernel/bfloat16.ts";
 import type { Backend, BackendBuffer } from "./backend.ts";
 import { GPUArray, sharesMemory } from "./gpuarray.ts";
 import { broadcastStrides, coalesce, extent, showShape, sizeOf } from "./layout.ts";
@@ -177,21 +178,22 @@ export function reduceInto(
 }
 
 /** A host value of one element of `dtype` held in `host`: bigint for 64-bit integers, else a number. */
-function hostElement(host: ArrayBufferView, dtype: DType): number | bigint {
-  if (dtype === "bfloat16") {
-    const bits = new Uint32Array([(host as Uint16Array)[0]! << 16]);
-    return new Float32Array(bits.buffer)[0]!;
-  }
-  return (host as unknown as ArrayLike<number | bigint>)[0]!;
+function hostElement(host: ArrayLike<number | bigint>, dtype: DType): number | bigint {
+  return dtype === "bfloat16" ? fromBfloat16Bits(host[0] as number) : host[0]!;
 }
 
 /**
  * Reduces along every axis and returns the result on the host: a bigint where it is a 64-bit
- * integer, else a number.
+ * integer, else a number. `call` names the call where a host read is refused (inside a capture).
  */
-export function reduceToHost(red: Reduction, shape: readonly number[], what: string): number | bigint {
+export function reduceToHost(
+  red: Reduction,
+  shape: readonly number[],
+  what: string,
+  call = `${what}()`,
+): number | bigint {
   const backend = checkOperands(red, what);
-  backend.checkHostRead(what);
+  backend.checkHostRead(call); // before anything is queued: inside a capture, nothing is recorded
   using result = new GPUArray(backend, [], red.out);
   reduceInto(red, shape, shape.map((_, i) => i), { buffer: result.buffer, offset: 0, strides: [] }, what);
   return hostElement(result.get(), red.out);
