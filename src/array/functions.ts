@@ -14,7 +14,11 @@ import { reduceToHost, type Reduction } from "./reduction.ts";
 import { meanType, sumType } from "./reduction_defs.ts";
 import { reshape } from "./views.ts";
 
-/** The sum of the products of `arrays`' elements (the squares for one array), finished by `epilogue`. */
+/**
+ * The sum of the products of `arrays`' elements (the squares for one array), accumulated in `sum`'s
+ * dtype for `out` (integers in 64 bits, then wrapped to `out` as NumPy's integer products are) and
+ * finished by `epilogue`.
+ */
 function sumOfProducts(
   key: string,
   arrays: readonly GPUArray[],
@@ -22,7 +26,7 @@ function sumOfProducts(
   epilogue: (acc: string) => string,
 ): Reduction {
   const d = arrays[0]!.backend.dialect;
-  const acc = computeType(out), c = cType(acc, d);
+  const acc = computeType(sumType(out)), c = cType(acc, d);
   return {
     key,
     arrays,
@@ -41,8 +45,9 @@ function sumOfProducts(
 }
 
 /**
- * The dot product of two arrays of the same size, element by element in C order, as a host number
- * (integers multiply and add in 64 bits): `ga.dot` of two 1-D arrays, `vdot`, and `einsum("i,i->")`.
+ * The dot product of two arrays of the same size, element by element in C order, as a host number in
+ * NumPy's dtype (integers wrap to it as NumPy's do; bools give 0 or 1): `ga.dot` of two 1-D arrays,
+ * `vdot`, and `einsum("i,i->")`.
  *
  * @throws {RangeError} when the sizes differ.
  */
@@ -65,7 +70,7 @@ export function flatDot(a: GPUArray, b: GPUArray): number {
   const same = a.ndim === b.ndim && a.shape.every((e, i) => e === b.shape[i]);
   const x = same ? a : reshape(a, [-1]), y = same ? b : reshape(b, [-1]);
   try {
-    const red = sumOfProducts("dot", [x, y], sumType(resultType(a.dtype, b.dtype)), (acc) => acc);
+    const red = sumOfProducts("dot", [x, y], resultType(a.dtype, b.dtype), (acc) => acc);
     return Number(reduceToHost(red, x.shape, "dot"));
   } finally {
     if (x !== a) x.free();
