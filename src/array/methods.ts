@@ -17,6 +17,7 @@ import { binary, clip, unary } from "./ufunc.ts";
 import * as views from "./views.ts";
 import { assign, astype, fill } from "./assign.ts";
 import { dot, reduce } from "./reduce.ts";
+import { installDisplay, type ItemValue, type NestedList } from "./display.ts";
 
 /**
  * A host value of an array of `D`: a bigint for 64-bit integers, else a number.
@@ -220,6 +221,13 @@ export interface ArrayMethods<D extends DType> {
   dot(other: GPUArray): number;
   /** The Euclidean norm. */
   norm(): number;
+
+  /** The one element of a one-element array: a number, a bigint for 64-bit integers, a boolean for bools. */
+  item(): ItemValue<D>;
+  /** The elements as nested JS arrays (bigints for 64-bit integers, booleans for bools). */
+  tolist(): NestedList<ItemValue<D>>;
+  /** NumPy's text form, `array([[1., 2.],\n       [3., 4.]], dtype=float32)`, as `console.log` shows it. */
+  toString(): string;
 }
 
 /** Defines the {@link ArrayMethods} on `cls`'s prototype. */
@@ -315,4 +323,5 @@ export function installMethods(cls: { prototype: object }): void {
   define("norm", function (this: GPUArray) {
     return Math.sqrt(dot(this, this));
   });
+  installDisplay(p);
 }

@@ -23,6 +23,7 @@ export type { Backend, BackendBuffer, BackendKernel, BackendName, KernelSource }
 export type { LaunchConfig } from "../kernel/dims.ts";
 export { empty, emptyLike, GPUArray } from "./gpuarray.ts";
 export type { ArrayMethods, HostValue, SumValue } from "./methods.ts";
+export type { ItemValue, NestedList } from "./display.ts";
 export type { Layout, Shape } from "./layout.ts";
 export type { SliceSpec } from "./slicing.ts";
 export {
