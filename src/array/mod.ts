@@ -53,6 +53,8 @@ export {
   transpose,
 } from "./views.ts";
 export { assign, astype, fill } from "./assign.ts";
+export { load, loadAsync, save, saveAsync } from "./io.ts";
+export { NpyError } from "../kernel/npy.ts";
 export { clip, type Operand, type OpOptions, where } from "./ufunc.ts";
 export type { BinaryOp, UnaryOp } from "./ufunc_defs.ts";
 export * from "./ufuncs_binary.ts";
