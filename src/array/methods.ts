@@ -18,6 +18,7 @@ import * as views from "./views.ts";
 import { assign, astype, fill } from "./assign.ts";
 import { dot, reduce } from "./reduce.ts";
 import { installDisplay, type ItemValue, type NestedList } from "./display.ts";
+import { repeat } from "./repeat.ts";
 
 /**
  * A host value of an array of `D`: a bigint for 64-bit integers, else a number.
@@ -222,6 +223,8 @@ export interface ArrayMethods<D extends DType> {
   /** The Euclidean norm. */
   norm(): number;
 
+  /** {@link repeat}: each element repeated, along `axis` or over the flattened array. */
+  repeat(repeats: number | readonly number[], axis?: number): GPUArray<D>;
   /** The one element of a one-element array: a number, a bigint for 64-bit integers, a boolean for bools. */
   item(): ItemValue<D>;
   /** The elements as nested JS arrays (bigints for 64-bit integers, booleans for bools). */
@@ -322,6 +325,9 @@ export function installMethods(cls: { prototype: object }): void {
   });
   define("norm", function (this: GPUArray) {
     return Math.sqrt(dot(this, this));
+  });
+  define("repeat", function (this: GPUArray, repeats: number | readonly number[], axis?: number) {
+    return repeat(this, repeats, axis);
   });
   installDisplay(p);
 }

@@ -54,6 +54,8 @@ export {
 } from "./views.ts";
 export { assign, astype, fill } from "./assign.ts";
 export { load, loadAsync, save, saveAsync } from "./io.ts";
+export { arraySplit, concatenate, split, stack } from "./join.ts";
+export { pad, type PadOptions, type PadSpec, repeat, tile } from "./repeat.ts";
 export { NpyError } from "../kernel/npy.ts";
 export { clip, type Operand, type OpOptions, where } from "./ufunc.ts";
 export type { BinaryOp, UnaryOp } from "./ufunc_defs.ts";
