@@ -112,6 +112,10 @@ const TARGETS: readonly Target[] = [
   { applies: is("view.add.broadcast"), conditions: [{ ref: impl("torch"), op: ">=", bound: 1 }] },
   { applies: is("view.copy.transposed"), conditions: [{ ref: impl("torch"), op: ">=", bound: 2 }] },
   { applies: is("view.add.strided"), conditions: [{ ref: impl("torch"), op: ">=", bound: 0.9 }] },
+  {
+    applies: is("join.concatenate.8x2^25"),
+    conditions: [{ ref: own("d2d.copy.2^28"), op: ">=", bound: 0.9 }],
+  },
   { applies: is("small.add1.view.host"), conditions: [{ ref: impl("torch"), op: "<=", bound: 1 }] },
   { applies: is("reduce.sum.2^28"), conditions: [{ ref: own("d2d.copy.2^28"), op: ">=", bound: 0.85 }] },
   {
@@ -214,7 +218,10 @@ const GROUPS: { title: string; has: (figure: string) => boolean }[] = [
     title: "Compile, load, cache",
     has: (f) => ["nvrtc.", "module.", "cache.", "jit."].some((p) => f.startsWith(p)),
   },
-  { title: "Device memory", has: (f) => ["d2d.", "elementwise.", "reduce."].some((p) => f.startsWith(p)) },
+  {
+    title: "Device memory",
+    has: (f) => ["d2d.", "elementwise.", "reduce.", "join."].some((p) => f.startsWith(p)),
+  },
   { title: "Matrix multiply", has: (f) => f.startsWith("matmul.") },
   { title: "OpenCL", has: (f) => f.startsWith("opencl.") },
   { title: "Graphs", has: (f) => f.startsWith("graph.") },

@@ -15,6 +15,7 @@ import { libcuda } from "../../ffi/cuda.ts";
 import { grid, jit } from "../../src/jit/mod.ts";
 import type { BenchRecord } from "../records.ts";
 import { viewFigures } from "./views.ts";
+import { joinFigures } from "./join.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
 const only = values.only?.split(",") ?? [];
@@ -394,6 +395,7 @@ await section("array", () => {
 });
 
 await section("view", () => viewFigures({ emit, eventTimes, randomFloats }));
+await section("join", () => joinFigures({ emit, eventTimes, randomFloats }));
 
 await section("matmul", () => {
   ga.useBackend("cuda");
