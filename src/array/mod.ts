@@ -31,11 +31,16 @@ export {
   asarray,
   type DTypeOfArray,
   full,
+  fullLike,
   type NestedArray,
   ones,
+  onesLike,
   toGpu,
   zeros,
+  zerosLike,
 } from "./creation.ts";
+export { eye, identity, tri, tril, triu } from "./matrices.ts";
+export { linspace, type LinspaceOptions, meshgrid, type MeshgridOptions } from "./grids.ts";
 export {
   ascontiguousarray,
   broadcastTo,
