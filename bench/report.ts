@@ -118,6 +118,21 @@ const TARGETS: readonly Target[] = [
   },
   { applies: is("small.add1.view.host"), conditions: [{ ref: impl("torch"), op: "<=", bound: 1 }] },
   { applies: is("reduce.sum.2^28"), conditions: [{ ref: own("d2d.copy.2^28"), op: ">=", bound: 0.85 }] },
+  // A transposed operand is read in place: the product runs at the untransposed rate.
+  {
+    applies: is("matmul.f32.8192.t"),
+    conditions: [
+      { ref: own("matmul.f32.8192"), op: ">=", bound: 0.95 },
+      { ref: impl("torch"), op: ">=", bound: 0.95 },
+    ],
+  },
+  {
+    applies: is("matmul.bf16.8192.t"),
+    conditions: [
+      { ref: own("matmul.bf16.8192"), op: ">=", bound: 0.95 },
+      { ref: impl("torch"), op: ">=", bound: 0.95 },
+    ],
+  },
   {
     applies: (f) => f.startsWith("matmul.") && !f.endsWith(".host"),
     conditions: [{ ref: impl("torch"), op: ">=", bound: 0.95 }],
@@ -127,7 +142,7 @@ const TARGETS: readonly Target[] = [
     conditions: [{ ref: impl("opencl-c"), op: "<=", bound: 1.15 }],
   },
   { applies: is("jit.kernel"), conditions: [{ ref: own("jit.handwritten"), op: "within", bound: 0.03 }] },
-  { applies: is("jit.launch.async"), conditions: [{ ref: own("jit.fn.async"), op: "<=", bound: 1 }] },
+  { applies: is("jit.launch.async"), conditions: [{ ref: own("jit.fn.async"), op: "<=", bound: 1.05 }] },
   {
     // 100 empty kernels replayed as one graph: ≤ 1.3 µs a kernel, ≥ 2.5× faster than cudeno's own eager
     // launches of them on the same stream, and ≤ 1.1× C's capture and replay.

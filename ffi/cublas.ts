@@ -3,13 +3,13 @@
  * they take, and where to find the library.
  *
  * Types: `cublasHandle_t` and `cudaStream_t` are `"pointer"`; device pointers are `"u64"` (bigint);
- * `alpha` and `beta` are `"buffer"` (a `Float32Array(1)` or `Float64Array(1)`: the handle stays in
- * host pointer mode); every result is a `cublasStatus_t` (`"i32"`).
+ * batch strides (`long long`) are `"i64"`; `alpha` and `beta` are `"buffer"` (a `Float32Array(1)` or
+ * `Float64Array(1)`: the handle stays in host pointer mode); every result is a `cublasStatus_t` (`"i32"`).
  *
  * @module
  */
 
-import { cudaToolkitDirs, LazyLibrary, type LibrarySpec, pythonWheelDirs } from "./load.ts";
+import { cudaToolkitDirs, type HostOS, LazyLibrary, type LibrarySpec, pythonWheelDirs } from "./load.ts";
 
 /** The cuBLAS functions cudeno calls. */
 export const CUBLAS_SYMBOLS = {
@@ -89,6 +89,34 @@ export const CUBLAS_SYMBOLS = {
     ],
     result: "i32",
   },
+  cublasGemmStridedBatchedEx: {
+    parameters: [
+      "pointer", // cublasHandle_t handle
+      "i32", // cublasOperation_t transa
+      "i32", // cublasOperation_t transb
+      "i32", // int m
+      "i32", // int n
+      "i32", // int k
+      "buffer", // const void *alpha
+      "u64", // const void *A
+      "i32", // cudaDataType Atype
+      "i32", // int lda
+      "i64", // long long int strideA
+      "u64", // const void *B
+      "i32", // cudaDataType Btype
+      "i32", // int ldb
+      "i64", // long long int strideB
+      "buffer", // const void *beta
+      "u64", // void *C
+      "i32", // cudaDataType Ctype
+      "i32", // int ldc
+      "i64", // long long int strideC
+      "i32", // int batchCount
+      "i32", // cublasComputeType_t computeType
+      "i32", // cublasGemmAlgo_t algo
+    ],
+    result: "i32",
+  },
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /** `cudaDataType` values (library_types.h). */
@@ -101,24 +129,45 @@ export const CUDA_R_16F = 2;
 export const CUDA_R_16BF = 14;
 /** `cublasComputeType_t`: accumulate in float, no reduced-precision shortcuts. */
 export const CUBLAS_COMPUTE_32F = 68;
+/** `cublasComputeType_t`: accumulate in double. */
+export const CUBLAS_COMPUTE_64F = 70;
 /** `cublasGemmAlgo_t`: let cuBLAS choose. */
 export const CUBLAS_GEMM_DEFAULT = -1;
 /** `cublasOperation_t`: the matrix as it is, not transposed. */
 export const CUBLAS_OP_N = 0;
+/** `cublasOperation_t`: the matrix transposed. */
+export const CUBLAS_OP_T = 1;
 /** `cublasMath_t`: the default math mode (no TF32 tensor-core shortcuts for float). */
 export const CUBLAS_DEFAULT_MATH = 0;
 
-function cublasSpec(): LibrarySpec<typeof CUBLAS_SYMBOLS> {
+/**
+ * Where to find cuBLAS on `os`: `libcublas.so.13`/`.12` (Linux), `cublas64_13.dll`/`cublas64_12.dll`
+ * (Windows), with cuBLASLt opened first from the same folder.
+ *
+ * @example
+ * ```ts
+ * import { candidatePaths } from "./load.ts";
+ * import { cublasSpec } from "./cublas.ts";
+ * console.log(candidatePaths(cublasSpec("windows"))[0]); // "cublas64_13.dll"
+ * ```
+ */
+export function cublasSpec(os: HostOS = Deno.build.os): LibrarySpec<typeof CUBLAS_SYMBOLS> {
+  const windows = os === "windows";
+  const sonames = windows ? ["cublas64_13.dll", "cublas64_12.dll"] : ["libcublas.so.13", "libcublas.so.12"];
   return {
-    what: "cuBLAS (libcublas.so.13 or libcublas.so.12)",
+    what: `cuBLAS (${sonames.join(" or ")})`,
     env: "CUDENO_LIBCUBLAS",
-    sonames: ["libcublas.so.13", "libcublas.so.12"],
+    sonames,
     dirs: [
-      ...cudaToolkitDirs(),
-      ...pythonWheelDirs(["cu13/lib", "cublas/lib"]),
-      "/usr/lib/x86_64-linux-gnu",
+      ...cudaToolkitDirs(os),
+      ...pythonWheelDirs(
+        { linux: ["cu13/lib", "cublas/lib"], windows: ["cu13\\bin\\x86_64", "cublas\\bin"] },
+        os,
+      ),
+      ...(windows ? [] : ["/usr/lib/x86_64-linux-gnu"]),
     ],
-    preload: ["libcublasLt.so."],
+    os,
+    preload: [windows ? "cublasLt64_" : "libcublasLt.so."],
     reject: (path) => (path.includes("/stubs/") ? "a link-time stub, not cuBLAS" : undefined),
     hint: "install the CUDA toolkit's cuBLAS (apt: libcublas-13-0; pip: nvidia-cublas) or set CUDA_HOME",
     symbols: CUBLAS_SYMBOLS,
@@ -126,4 +175,4 @@ function cublasSpec(): LibrarySpec<typeof CUBLAS_SYMBOLS> {
 }
 
 /** cuBLAS, opened on first use. */
-export const libcublas: LazyLibrary<typeof CUBLAS_SYMBOLS> = new LazyLibrary(cublasSpec);
+export const libcublas: LazyLibrary<typeof CUBLAS_SYMBOLS> = new LazyLibrary(() => cublasSpec());

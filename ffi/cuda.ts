@@ -9,7 +9,7 @@
  * @module
  */
 
-import { LazyLibrary, type LibrarySpec } from "./load.ts";
+import { type HostOS, LazyLibrary, type LibrarySpec, windowsSystemDir } from "./load.ts";
 
 /** The driver API functions cudeno calls synchronously. */
 export const CUDA_SYMBOLS = {
@@ -150,12 +150,27 @@ const DRIVER_DIRS = [
   "/usr/lib/wsl/lib",
 ];
 
-function driverSpec<S extends Deno.ForeignLibraryInterface>(symbols: S): LibrarySpec<S> {
+/**
+ * Where to find the CUDA driver on `os`: `libcuda.so.1` (Linux, WSL), `nvcuda.dll` in System32 (Windows).
+ *
+ * @example
+ * ```ts
+ * import { candidatePaths } from "./load.ts";
+ * import { driverSpec } from "./cuda.ts";
+ * console.log(candidatePaths(driverSpec({}, "windows"))); // ["nvcuda.dll", "C:\\Windows\\System32\\nvcuda.dll"]
+ * ```
+ */
+export function driverSpec<S extends Deno.ForeignLibraryInterface>(
+  symbols: S,
+  os: HostOS = Deno.build.os,
+): LibrarySpec<S> {
+  const windows = os === "windows";
   return {
-    what: "the CUDA driver (libcuda.so.1)",
+    what: `the CUDA driver (${windows ? "nvcuda.dll" : "libcuda.so.1"})`,
     env: "CUDENO_LIBCUDA",
-    sonames: ["libcuda.so.1"],
-    dirs: DRIVER_DIRS,
+    sonames: windows ? ["nvcuda.dll"] : ["libcuda.so.1"],
+    dirs: windows ? [windowsSystemDir()] : DRIVER_DIRS,
+    os,
     reject: (path) =>
       path.includes("/stubs/")
         ? "a link-time stub, not the driver (cuInit would return CUDA_ERROR_STUB_LIBRARY)"

@@ -1,10 +1,20 @@
 /**
  * The one loader for every native library cudeno binds: an environment override first, then bare
  * sonames (the dynamic linker's own search), then known folders. When nothing loads, the error lists
- * every path tried, why each failed, and the variable to set.
+ * every path tried, why each failed, the variable to set, and the command that diagnoses the machine.
+ * The candidates are known for Linux (where cudeno has been run), Windows (`nvcuda.dll`, `CUDA_PATH\bin`)
+ * and macOS (OpenCL's framework); each library's spec takes the system it is for, so the lists can be
+ * tested anywhere.
  *
  * @module
  */
+
+/** An operating system, as `Deno.build.os` names it. */
+export type HostOS = typeof Deno.build.os;
+
+/** The command that reports which devices and libraries this machine has, named by every load failure. */
+export const DIAGNOSE_COMMAND =
+  "deno run -A jsr:@cudeno/cudeno/cli info (in a checkout of cudeno: deno task info)";
 
 /** Where to look for one native library. */
 export interface LibrarySpec<S extends Deno.ForeignLibraryInterface> {
@@ -28,6 +38,8 @@ export interface LibrarySpec<S extends Deno.ForeignLibraryInterface> {
   readonly hint: string;
   /** The symbol table. */
   readonly symbols: S;
+  /** The system the names and folders are for (default: this one); it decides the path separator. */
+  readonly os?: HostOS;
 }
 
 /** One failed attempt. */
@@ -57,11 +69,11 @@ export class LibraryNotFoundError extends Error {
   /** The environment variable that overrides the search. */
   readonly envVar: string;
 
-  /** Builds the error from the attempts made. */
+  /** Builds the error from the attempts made: each path once, with why it failed. */
   constructor(what: string, envVar: string, tried: readonly LoadAttempt[], hint: string) {
     const lines = tried.map((t) => `  ${t.path}: ${t.reason}`).join("\n");
     super(
-      `Cannot load ${what}: no candidate could be opened. Set ${envVar} to the library's full path, or ${hint}.\nTried:\n${lines}`,
+      `Cannot load ${what}: no candidate could be opened. Set ${envVar} to the library's full path, or ${hint}.\nTried:\n${lines}\nTo see what this machine has, run ${DIAGNOSE_COMMAND}`,
     );
     this.name = "LibraryNotFoundError";
     this.tried = tried;
@@ -78,14 +90,17 @@ export function tryGetEnv(name: string): string | undefined {
   }
 }
 
-function firstLine(e: unknown): string {
+/** Why `path` did not open, without Deno's prefix and without the path, which the error shows already. */
+function reasonFor(path: string, e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);
-  return text.split("\n")[0]!.replace(/^(Could not open library: )+/, "").trim();
+  const line = text.split("\n")[0]!.replace(/^(Could not open library: )+/, "").trim();
+  return line.startsWith(`${path}: `) ? line.slice(path.length + 2) : line;
 }
 
 function openDependencies(
   dir: string,
   prefixes: readonly string[],
+  os: HostOS,
   kept: Deno.DynamicLibrary<Record<never, never>>[],
 ) {
   let names: string[];
@@ -98,7 +113,7 @@ function openDependencies(
     const name = names.find((n) => n.startsWith(prefix));
     if (name === undefined) continue;
     try {
-      kept.push(Deno.dlopen(`${dir}/${name}`, {}));
+      kept.push(Deno.dlopen(joinPath(dir, name, os), {}));
     } catch {
       // the library reports the missing dependency itself when it needs it
     }
@@ -106,8 +121,13 @@ function openDependencies(
 }
 
 function dirOf(path: string): string | undefined {
-  const i = path.lastIndexOf("/");
+  const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
   return i > 0 ? path.slice(0, i) : undefined;
+}
+
+/** `dir` and `name` joined with `os`'s separator. */
+function joinPath(dir: string, name: string, os: HostOS): string {
+  return os === "windows" ? `${dir}\\${name}` : `${dir}/${name}`;
 }
 
 function rethrowPermission(e: unknown): void {
@@ -123,8 +143,9 @@ function rethrowPermission(e: unknown): void {
 export function candidatePaths<S extends Deno.ForeignLibraryInterface>(spec: LibrarySpec<S>): string[] {
   const override = tryGetEnv(spec.env);
   if (override !== undefined) return [override];
+  const os = spec.os ?? Deno.build.os;
   const out = [...spec.sonames];
-  for (const dir of spec.dirs) for (const so of spec.sonames) out.push(`${dir}/${so}`);
+  for (const dir of spec.dirs) for (const so of spec.sonames) out.push(joinPath(dir, so, os));
   return [...new Set(out)];
 }
 
@@ -151,33 +172,63 @@ export function loadLibrary<S extends Deno.ForeignLibraryInterface>(spec: Librar
       continue;
     }
     const dir = dirOf(path);
-    if (dir !== undefined && spec.preload !== undefined) openDependencies(dir, spec.preload, deps);
+    if (dir !== undefined && spec.preload !== undefined) {
+      openDependencies(dir, spec.preload, spec.os ?? Deno.build.os, deps);
+    }
     try {
       const lib = Deno.dlopen(path, spec.symbols);
       return { symbols: lib.symbols, path };
     } catch (e) {
       rethrowPermission(e);
-      tried.push({ path, reason: firstLine(e) });
+      tried.push({ path, reason: reasonFor(path, e) });
     }
   }
   for (const dep of deps) dep.close();
   throw new LibraryNotFoundError(spec.what, spec.env, tried, spec.hint);
 }
 
-/** The folders where CUDA toolkits put their libraries: `$CUDA_PATH`, `$CUDA_HOME`, `/usr/local/cuda`. */
-export function cudaToolkitDirs(): string[] {
-  const roots = [tryGetEnv("CUDA_PATH"), tryGetEnv("CUDA_HOME"), "/usr/local/cuda"].filter((r) =>
-    r !== undefined
+/**
+ * The folders where CUDA toolkits put their libraries: under `$CUDA_PATH`, `$CUDA_HOME` and (not on
+ * Windows) `/usr/local/cuda`; `lib64` and `targets/<arch>/lib` on Linux, `bin\x64` (CUDA 13) and `bin`
+ * on Windows.
+ */
+export function cudaToolkitDirs(os: HostOS = Deno.build.os): string[] {
+  const roots = [
+    tryGetEnv("CUDA_PATH"),
+    tryGetEnv("CUDA_HOME"),
+    os === "windows" ? undefined : "/usr/local/cuda",
+  ]
+    .filter((r) => r !== undefined);
+  return [...new Set(roots)].flatMap((root) =>
+    os === "windows"
+      ? [`${root}\\bin\\x64`, `${root}\\bin`]
+      : [`${root}/lib64`, `${root}/targets/x86_64-linux/lib`, `${root}/targets/sbsa-linux/lib`]
   );
-  return [...new Set(roots)].flatMap((root) => [`${root}/lib64`, `${root}/targets/x86_64-linux/lib`]);
 }
 
-/** Folders where NVIDIA's Python wheels put their libraries, under the Python prefixes that are common. */
-export function pythonWheelDirs(subdirs: readonly string[]): string[] {
-  const sites = [tryGetEnv("VIRTUAL_ENV"), tryGetEnv("CONDA_PREFIX")]
-    .filter((p) => p !== undefined)
-    .flatMap((p) => [`${p}/lib/python3.12/site-packages`, `${p}/lib/python3.11/site-packages`]);
-  return sites.flatMap((site) => subdirs.map((sub) => `${site}/nvidia/${sub}`));
+/**
+ * Folders where NVIDIA's Python wheels put their libraries, under the active virtual environment or
+ * conda prefix: `subdirs.linux` below `lib/python3.1x/site-packages/nvidia` on Linux (`cu13/lib`,
+ * `cuda_nvrtc/lib`), `subdirs.windows` below `Lib\site-packages\nvidia` on Windows (`cu13\bin\x86_64`,
+ * `cuda_nvrtc\bin`).
+ */
+export function pythonWheelDirs(
+  subdirs: { readonly linux: readonly string[]; readonly windows: readonly string[] },
+  os: HostOS = Deno.build.os,
+): string[] {
+  const prefixes = [tryGetEnv("VIRTUAL_ENV"), tryGetEnv("CONDA_PREFIX")].filter((p) => p !== undefined);
+  if (os === "windows") {
+    return prefixes.flatMap((p) => subdirs.windows.map((sub) => `${p}\\Lib\\site-packages\\nvidia\\${sub}`));
+  }
+  const sites = prefixes.flatMap((p) =>
+    ["3.13", "3.12", "3.11"].map((version) => `${p}/lib/python${version}/site-packages`)
+  );
+  return sites.flatMap((site) => subdirs.linux.map((sub) => `${site}/nvidia/${sub}`));
+}
+
+/** Windows's own DLL folder, `%SystemRoot%\System32`, where the driver puts `nvcuda.dll` and `OpenCL.dll`. */
+export function windowsSystemDir(): string {
+  return `${tryGetEnv("SystemRoot") ?? "C:\\Windows"}\\System32`;
 }
 
 /**

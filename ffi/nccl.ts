@@ -43,7 +43,7 @@ export const libnccl: LazyLibrary<typeof NCCL_SYMBOLS> = new LazyLibrary(() => (
     "/usr/lib/x86_64-linux-gnu",
     "/usr/local/cuda/lib64",
     "/usr/lib64",
-    ...pythonWheelDirs(["nccl/lib"]),
+    ...pythonWheelDirs({ linux: ["nccl/lib"], windows: [] }),
   ],
   hint: "install NCCL (apt: libnccl2; pip: nvidia-nccl-cu13)",
   symbols: NCCL_SYMBOLS,

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { cudaToolkitDirs, LazyLibrary, type LibrarySpec, pythonWheelDirs } from "./load.ts";
+import { cudaToolkitDirs, type HostOS, LazyLibrary, type LibrarySpec, pythonWheelDirs } from "./load.ts";
 
 /** The NVRTC functions cudeno calls. */
 export const NVRTC_SYMBOLS = {
@@ -37,17 +37,37 @@ export const NVRTC_COMPILE_SYMBOLS = {
   nvrtcCompileProgram: { parameters: ["pointer", "i32", "buffer"], result: "i32", nonblocking: true }, // prog, int numOptions, const char * const *options
 } as const satisfies Deno.ForeignLibraryInterface;
 
-function nvrtcSpec<S extends Deno.ForeignLibraryInterface>(symbols: S): LibrarySpec<S> {
+/**
+ * Where to find NVRTC on `os`: `libnvrtc.so.13`/`.12` (Linux), `nvrtc64_130_0.dll`/`nvrtc64_120_0.dll`
+ * (Windows), in the toolkit's folders and NVIDIA's Python wheels.
+ *
+ * @example
+ * ```ts
+ * import { candidatePaths } from "./load.ts";
+ * import { nvrtcSpec } from "./nvrtc.ts";
+ * console.log(candidatePaths(nvrtcSpec({}, "windows"))[0]); // "nvrtc64_130_0.dll"
+ * ```
+ */
+export function nvrtcSpec<S extends Deno.ForeignLibraryInterface>(
+  symbols: S,
+  os: HostOS = Deno.build.os,
+): LibrarySpec<S> {
+  const windows = os === "windows";
+  const sonames = windows ? ["nvrtc64_130_0.dll", "nvrtc64_120_0.dll"] : ["libnvrtc.so.13", "libnvrtc.so.12"];
   return {
-    what: "NVRTC (libnvrtc.so.13 or libnvrtc.so.12)",
+    what: `NVRTC (${sonames.join(" or ")})`,
     env: "CUDENO_LIBNVRTC",
-    sonames: ["libnvrtc.so.13", "libnvrtc.so.12"],
+    sonames,
     dirs: [
-      ...cudaToolkitDirs(),
-      ...pythonWheelDirs(["cu13/lib", "cuda_nvrtc/lib"]),
-      "/usr/lib/x86_64-linux-gnu",
+      ...cudaToolkitDirs(os),
+      ...pythonWheelDirs({
+        linux: ["cu13/lib", "cuda_nvrtc/lib"],
+        windows: ["cu13\\bin\\x86_64", "cuda_nvrtc\\bin"],
+      }, os),
+      ...(windows ? [] : ["/usr/lib/x86_64-linux-gnu"]),
     ],
-    preload: ["libnvrtc-builtins.so."],
+    os,
+    preload: [windows ? "nvrtc-builtins64_" : "libnvrtc-builtins.so."],
     reject: (path) => (path.includes("/stubs/") ? "a link-time stub, not the compiler" : undefined),
     hint: "install the CUDA toolkit's NVRTC (apt: cuda-nvrtc-13-0; pip: nvidia-cuda-nvrtc) or set CUDA_HOME",
     symbols,

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { LazyLibrary, type LibrarySpec } from "./load.ts";
+import { type HostOS, LazyLibrary, type LibrarySpec, windowsSystemDir } from "./load.ts";
 
 /** The OpenCL functions cudeno calls synchronously. */
 export const OPENCL_SYMBOLS = {
@@ -160,20 +160,42 @@ export const OPENCL_WAIT_SYMBOLS = {
   clWaitForEvents: { parameters: ["u32", "buffer"], result: "i32", nonblocking: true }, // cl_uint num_events, const cl_event *event_list
 } as const satisfies Deno.ForeignLibraryInterface;
 
-function openclSpec<S extends Deno.ForeignLibraryInterface>(symbols: S): LibrarySpec<S> {
+/** macOS's OpenCL, a system framework (in the dyld cache: it opens by this path though no such file exists). */
+const MACOS_OPENCL = "/System/Library/Frameworks/OpenCL.framework/OpenCL";
+
+/**
+ * Where to find OpenCL on `os`: the ICD loader `libOpenCL.so.1` (Linux), `OpenCL.dll` in System32
+ * (Windows), the OpenCL framework (macOS).
+ *
+ * @example
+ * ```ts
+ * import { candidatePaths } from "./load.ts";
+ * import { openclSpec } from "./opencl.ts";
+ * console.log(candidatePaths(openclSpec({}, "darwin"))); // ["/System/Library/Frameworks/OpenCL.framework/OpenCL"]
+ * ```
+ */
+export function openclSpec<S extends Deno.ForeignLibraryInterface>(
+  symbols: S,
+  os: HostOS = Deno.build.os,
+): LibrarySpec<S> {
+  const sonames = os === "windows" ? ["OpenCL.dll"] : os === "darwin" ? [MACOS_OPENCL] : ["libOpenCL.so.1"];
   return {
-    what: "the OpenCL ICD loader (libOpenCL.so.1)",
+    what: os === "darwin" ? "macOS's OpenCL framework" : `the OpenCL ICD loader (${sonames[0]})`,
     env: "CUDENO_LIBOPENCL",
-    sonames: ["libOpenCL.so.1"],
-    dirs: [
+    sonames,
+    dirs: os === "windows" ? [windowsSystemDir()] : os === "darwin" ? [] : [
       "/usr/lib/x86_64-linux-gnu",
       "/usr/lib/aarch64-linux-gnu",
       "/usr/lib64",
       "/usr/local/cuda/lib64",
       "/opt/rocm/lib",
     ],
-    hint:
-      "install an OpenCL loader and a platform (Debian/Ubuntu: `sudo apt-get install ocl-icd-libopencl1 pocl-opencl-icd`)",
+    os,
+    hint: os === "windows"
+      ? "install your GPU vendor's driver, which brings OpenCL.dll"
+      : os === "darwin"
+      ? "use a macOS version that still ships OpenCL"
+      : "install an OpenCL loader and a platform (Debian/Ubuntu: `sudo apt-get install ocl-icd-libopencl1 pocl-opencl-icd`)",
     symbols,
   };
 }

@@ -16,6 +16,7 @@ import { grid, jit } from "../../src/jit/mod.ts";
 import type { BenchRecord } from "../records.ts";
 import { viewFigures } from "./views.ts";
 import { joinFigures } from "./join.ts";
+import * as linalg from "./linalg.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
 const only = values.only?.split(",") ?? [];
@@ -432,6 +433,10 @@ await section("matmul", () => {
     }
   }
 });
+
+const timing: linalg.Timing = { emit, eventTimes, batchFor, settleMs: SETTLE_MS };
+await section("matmul.batched", () => linalg.cudaFigures(timing));
+await section("opencl.matmul", () => linalg.openclFigures(timing));
 
 await section("opencl", () => {
   const platform = cl.getPlatforms().find((p) => p.getDevices("gpu").length > 0);

@@ -179,6 +179,33 @@ def matmul(sizes=(1024, 4096, 8192), reps=10):
         cp.get_default_memory_pool().free_all_blocks()
 
 
+def matmul_batched_and_transposed(batch=256, n=512, large=8192, reps=10):
+    """matmul.bmm.f32.256x512 (cupy.matmul of two [256, 512, 512] arrays) and matmul.f32.8192.t
+    (cupy.matmul(a.T, b)), float32 with TF32 off."""
+    t = timer()
+    rng = cp.random.RandomState(batch)
+    cases = [
+        (f"matmul.bmm.f32.{batch}x{n}", (batch, n, n), False, 2 * batch * n**3),
+        (f"matmul.f32.{large}.t", (large, large), True, 2 * large**3),
+    ]
+    for figure, shape, transposed, flops in cases:
+        a = rng.standard_normal(shape, dtype=cp.float32)
+        b = rng.standard_normal(shape, dtype=cp.float32)
+        left = a.T if transposed else a
+        c = cp.full(shape, np.nan, dtype=cp.float32)
+        cp.matmul(left, b, out=c)
+        err = relative_error(c, cp.matmul(left.astype(cp.float64), b.astype(cp.float64)))
+        require(err < 5e-5, f"{figure}: relative error {err:.2e}")
+        product = partial(cp.matmul, left, b, out=c)
+        per = t.batch_for(product)
+        ms = t.samples(product, reps, per, settle_s=SETTLE_S)
+        what = "cupy.matmul(a.T, b, out=c)" if transposed else "cupy.matmul(a, b, out=c)"
+        note = f"{what}, TF32 off; {per} products per sample; relative error {err:.1e}"
+        record(figure, "TFLOP/s", "higher", [flops / (m * 1e-3) / 1e12 for m in ms], note)
+        del a, b, left, c
+        cp.get_default_memory_pool().free_all_blocks()
+
+
 def small_add1(ops=10_000):
     x = cp.random.RandomState(5).randint(1, 100, size=1).astype(cp.float32)  # integers: sums stay exact
     start = float(x[0])
@@ -234,6 +261,7 @@ def main():
     device_memory()
     cp.get_default_memory_pool().free_all_blocks()
     matmul()
+    matmul_batched_and_transposed()
     small_add1()
     cp.get_default_memory_pool().free_all_blocks()
     views()

@@ -85,6 +85,46 @@ def matmul(dtype, sizes=(1024, 4096, 8192), reps=10):
         torch.cuda.empty_cache()
 
 
+def bmm(dtype, batch=256, n=512, reps=10):
+    """matmul.bmm.*: torch.bmm of [256, 512, 512] by [256, 512, 512]."""
+    t = timer()
+    gen = torch.Generator(device=DEVICE).manual_seed(batch)
+    a = torch.randn(batch, n, n, device=DEVICE, generator=gen).to(dtype)
+    b = torch.randn(batch, n, n, device=DEVICE, generator=gen).to(dtype)
+    c = torch.full((batch, n, n), float("nan"), device=DEVICE, dtype=dtype)
+    torch.bmm(a, b, out=c)
+    err = relative_error(c, a, b)
+    figure = f"matmul.bmm.{NAME[dtype]}.{batch}x{n}"
+    require(err < TOLERANCE[dtype], f"{figure}: relative error {err:.2e}")
+    product = partial(torch.bmm, a, b, out=c)
+    per = t.batch_for(product)
+    ms = t.samples(product, reps, per, settle_s=SETTLE_S)
+    note = f"torch.bmm(out=c); {per} products per sample; relative error {err:.1e}"
+    record(figure, "TFLOP/s", "higher", [2 * batch * n**3 / (m * 1e-3) / 1e12 for m in ms], note)
+    del a, b, c
+    torch.cuda.empty_cache()
+
+
+def matmul_transposed(dtype, n=8192, reps=10):
+    """matmul.*.8192.t: torch.matmul(a.t(), b), the transposed operand as a view."""
+    t = timer()
+    gen = torch.Generator(device=DEVICE).manual_seed(n + 1)
+    a = torch.randn(n, n, device=DEVICE, generator=gen).to(dtype)
+    b = torch.randn(n, n, device=DEVICE, generator=gen).to(dtype)
+    c = torch.full((n, n), float("nan"), device=DEVICE, dtype=dtype)
+    torch.matmul(a.t(), b, out=c)
+    err = relative_error(c, a.t(), b)
+    figure = f"matmul.{NAME[dtype]}.{n}.t"
+    require(err < TOLERANCE[dtype], f"{figure}: relative error {err:.2e}")
+    product = partial(torch.matmul, a.t(), b, out=c)
+    per = t.batch_for(product)
+    ms = t.samples(product, reps, per, settle_s=SETTLE_S)
+    note = f"torch.matmul(a.t(), b, out=c); {per} products per sample; relative error {err:.1e}"
+    record(figure, "TFLOP/s", "higher", [2 * n**3 / (m * 1e-3) / 1e12 for m in ms], note)
+    del a, b, c
+    torch.cuda.empty_cache()
+
+
 def small_add1(ops=10_000):
     x = torch.randint(1, 100, (1,), device=DEVICE).float()  # integers: sums stay exact
     start = x.item()
@@ -204,6 +244,9 @@ def main():
     torch.cuda.empty_cache()
     matmul(torch.float32)
     matmul(torch.bfloat16)
+    for dtype in (torch.float32, torch.bfloat16):
+        bmm(dtype)
+        matmul_transposed(dtype)
     small_add1()
     views()
     torch.cuda.empty_cache()

@@ -20,8 +20,6 @@ class CudaKernel implements BackendKernel {
   readonly #context: cuda.Context;
   #fn: cuda.KernelFunction;
   #generation: number;
-  /** The call's values, arguments then the config, reused by every launch. */
-  readonly #call: unknown[] = [];
 
   constructor(source: KernelSource, context: cuda.Context) {
     this.#source = source;
@@ -30,21 +28,33 @@ class CudaKernel implements BackendKernel {
     this.#fn = new cuda.SourceModule(source.source).getFunction(source.name);
   }
 
-  launch(shape: LaunchConfig, args: readonly unknown[]): void {
+  launch(config: LaunchConfig, args: readonly unknown[]): void {
     const context = this.#context;
     context.setCurrent();
     if (this.#generation !== context.generation) {
       this.#fn = new cuda.SourceModule(this.#source.source).getFunction(this.#source.name);
       this.#generation = context.generation;
     }
-    const call = this.#call, n = args.length;
-    call.length = n + 1;
-    for (let i = 0; i < n; i++) call[i] = args[i];
-    call[n] = shape;
-    try {
-      Reflect.apply(this.#fn, undefined, call);
-    } finally {
-      call.fill(undefined); // hold no argument past the launch, so dropped arrays stay collectable
+    // fn(...) takes the arguments as formal parameters; a call with them spread from a list would
+    // make V8 copy them once more, so the common arities call it directly.
+    const fn = this.#fn, a = args;
+    switch (a.length) {
+      case 0:
+        return fn(config);
+      case 1:
+        return fn(a[0], config);
+      case 2:
+        return fn(a[0], a[1], config);
+      case 3:
+        return fn(a[0], a[1], a[2], config);
+      case 4:
+        return fn(a[0], a[1], a[2], a[3], config);
+      case 5:
+        return fn(a[0], a[1], a[2], a[3], a[4], config);
+      case 6:
+        return fn(a[0], a[1], a[2], a[3], a[4], a[5], config);
+      default:
+        return fn(...a, config);
     }
   }
 }

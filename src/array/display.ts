@@ -9,16 +9,9 @@
 
 import type { DType, TypedArray } from "../kernel/dtype.ts";
 import { type GPUArray, viewOf } from "./gpuarray.ts";
-import {
-  arrayRepr,
-  type Element,
-  elementFormat,
-  fromBfloat16,
-  pythonTuple,
-  type Shown,
-  textEdges,
-} from "./format.ts";
+import { arrayRepr, type Element, elementFormat, pythonTuple, type Shown, textEdges } from "./format.ts";
 import { showShape } from "./layout.ts";
+import { fromBfloat16Bits } from "../kernel/bfloat16.ts";
 
 /**
  * One element of an array of `D` on the host: a bigint for 64-bit integers, a boolean for bools, else a
@@ -53,7 +46,7 @@ const TABLE_EDGE = 10;
 /** The host values of elements of `dtype`. */
 function hostElements(data: TypedArray, dtype: DType): Element[] {
   if (dtype === "bool") return Array.from(data as Uint8Array, (v) => v !== 0);
-  if (dtype === "bfloat16") return Array.from(data as Uint16Array, fromBfloat16);
+  if (dtype === "bfloat16") return Array.from(data as Uint16Array, fromBfloat16Bits);
   return Array.from(data as ArrayLike<number | bigint>);
 }
 

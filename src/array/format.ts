@@ -9,7 +9,7 @@
  */
 
 import type { DType } from "../kernel/dtype.ts";
-import { toBfloat16Bits } from "../kernel/args.ts";
+import { roundBfloat16 } from "../kernel/bfloat16.ts";
 
 /** One element as a host value: a number, a bigint for 64-bit integers, a boolean for bools. */
 export type Element = number | bigint | boolean;
@@ -44,19 +44,10 @@ export function textEdges(shape: readonly number[]): (number | undefined)[] {
   return shape.map((d) => (size > THRESHOLD && d > 2 * EDGE_ITEMS ? EDGE_ITEMS : undefined));
 }
 
-const WORD = new Uint32Array(1);
-const FLOAT = new Float32Array(WORD.buffer);
-
-/** The number a bfloat16 bit pattern stands for. */
-export function fromBfloat16(bits: number): number {
-  WORD[0] = (bits & 0xffff) << 16;
-  return FLOAT[0]!;
-}
-
 /** Rounds a number to the nearest value of a float dtype. */
 function rounder(dtype: DType): (x: number) => number {
   if (dtype === "float16") return Math.f16round;
-  if (dtype === "bfloat16") return (x) => fromBfloat16(toBfloat16Bits(x));
+  if (dtype === "bfloat16") return roundBfloat16;
   if (dtype === "float32") return Math.fround;
   return (x) => x;
 }

@@ -1,5 +1,5 @@
 /**
- * Whole-array reductions as functions, NumPy style: `sum(a)`, `max(a)`, `dot(a, b)`.
+ * Whole-array reductions as functions, NumPy style: `sum(a)`, `max(a)`, `norm(a)`.
  *
  * @module
  */
@@ -56,18 +56,6 @@ export function min<D extends DType>(a: GPUArray<D>): HostValue<D> {
  */
 export function max<D extends DType>(a: GPUArray<D>): HostValue<D> {
   return reduce("max", a) as HostValue<D>;
-}
-/**
- * The dot product of two arrays of the same size.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * console.log(ga.dot(ga.ones(4), ga.arange(4))); // 6
- * ```
- */
-export function dot(a: GPUArray, b: GPUArray): number {
-  return dotOf(a, b);
 }
 /**
  * The Euclidean norm.

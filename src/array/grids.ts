@@ -69,9 +69,16 @@ export function linspace<D extends DType = "float32">(
         scalar(stop),
         { value: scalarValue(endpoint && num > 1 ? num - 1 : -1, "int64"), dtype: "int64" },
       ],
+      // The product rounds before the sum, as in NumPy: never fused into one multiply-add, which a
+      // floor would show (CUDA's __dmul_rn is never fused; OpenCL turns contraction off).
+      helpers: dialect === "opencl" ? "#pragma OPENCL FP_CONTRACT OFF" : "",
       statement: ([y], [from, by, scale, last, lastIndex], i) => {
         const v = floor ? `${mathFn("floor", compute, dialect)}(v)` : "v";
-        return `{ ${t} v = ((${t})(${i}) / ${by}) * ${scale} + ${from};
+        const ratio = `(${t})(${i}) / ${by}`;
+        const product = dialect === "cuda"
+          ? `${compute === "float64" ? "__dmul_rn" : "__fmul_rn"}(${ratio}, ${scale})`
+          : `(${ratio}) * ${scale}`;
+        return `{ ${t} v = ${product} + ${from};
         if ((${cType("int64", dialect)})(${i}) == ${lastIndex}) v = ${last};
         ${y} = ${castTo(v, out.dtype, dialect)}; }`;
       },

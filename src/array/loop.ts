@@ -47,12 +47,18 @@ function fitsNarrow(n: number, shape: readonly number[], strides: readonly (read
   });
 }
 
+const dividers = new Map<number, [number, number]>();
+
 /** PyTorch's `IntDivider`: `magic` and `shift` such that n / d is `(umulhi(n, magic) + n) >> shift` for n < 2^31. */
 function divider(d: number): [number, number] {
+  const known = dividers.get(d);
+  if (known !== undefined) return known;
   let shift = 0;
   while (2 ** shift < d) shift++;
   const magic = ((1n << 32n) * ((1n << BigInt(shift)) - BigInt(d))) / BigInt(d) + 1n;
-  return [Number(magic), shift];
+  const made: [number, number] = [Number(magic), shift];
+  if (dividers.size < 4096) dividers.set(d, made);
+  return made;
 }
 
 function choosePath(
@@ -92,7 +98,7 @@ export function runLoop(loop: Loop, shape: readonly number[], what: string): voi
     }
     return a;
   });
-  let strides = arrays.map((a) => broadcastStrides(a, shape, what));
+  const strides = arrays.map((a) => broadcastStrides(a, shape, what));
   loop.written.forEach((w, k) => {
     if (w && strides[k]!.some((s, d) => s === 0 && shape[d]! > 1)) {
       throw new RangeError(
@@ -104,18 +110,16 @@ export function runLoop(loop: Loop, shape: readonly number[], what: string): voi
   });
   // An input that shares memory with a written array in another layout is read from a copy first,
   // so no element is overwritten before it is read (NumPy does the same).
-  const written = arrays.filter((_, k) => loop.written[k]);
   arrays.forEach((a, k) => {
     if (loop.written[k]) return;
-    for (const w of written) {
-      const same = a.offset === w.offset &&
-        strides[k]!.every((s, d) => s === broadcastStrides(w, shape, what)[d]);
-      if (sharesMemory(a, w) && !same) {
+    loop.written.forEach((w, j) => {
+      if (!w || arrays[k] !== a || !sharesMemory(a, arrays[j]!)) return;
+      const same = a.offset === arrays[j]!.offset && strides[k]!.every((s, d) => s === strides[j]![d]);
+      if (!same) {
         arrays[k] = copyOf(a);
-        strides = arrays.map((x) => broadcastStrides(x, shape, what));
-        break;
+        strides[k] = broadcastStrides(arrays[k]!, shape, what);
       }
-    }
+    });
   });
   const n = sizeOf(shape);
   if (n === 0) return;

@@ -1,363 +1,256 @@
 /**
- * Matrix products of 2-D arrays: cuBLAS on CUDA, a tiled kernel on OpenCL.
+ * `matmul` with NumPy's rules: a 1-D operand is a row vector on the left and a column vector on the
+ * right (its axis dropped from the result), dimensions before the last two are a batch that
+ * broadcasts, mixed dtypes promote (NumPy's `result_type`). Arrays of any layout become one
+ * {@link Gemm}: on CUDA, cuBLAS for the float dtypes (row- or column-major operands read in place, a
+ * broadcast batch at stride 0, other views copied first), the tiled kernel for integers and bools; on
+ * OpenCL, the tiled kernel, which reads any strides.
  *
  * @module
  */
 
-import { GPUArray } from "./gpuarray.ts";
-import type { Backend } from "./backend.ts";
-import { sharesMemory } from "./gpuarray.ts";
-import { copyOf } from "./loop.ts";
-import type { CudaBackend } from "./cuda_backend.ts";
-import { fill } from "./assign.ts";
-import type { OpOptions } from "./ufunc.ts";
-import { castTo, computeType, cType, literal, load, pointerParam, preamble, sharedArray } from "./codegen.ts";
 import type { DType } from "../kernel/dtype.ts";
-import { type Context, type DeviceAllocation, memAlloc } from "../cuda/mod.ts";
-import {
-  CUBLAS_COMPUTE_32F,
-  CUBLAS_DEFAULT_MATH,
-  CUBLAS_GEMM_DEFAULT,
-  CUBLAS_OP_N,
-  CUDA_R_16BF,
-  CUDA_R_16F,
-  libcublas,
-} from "../../ffi/cublas.ts";
+import { GPUArray, sharesMemory } from "./gpuarray.ts";
+import { broadcastShapes, broadcastStrides, showShape } from "./layout.ts";
+import { type ResultType, resultType } from "./dtypes.ts";
+import { copyOf } from "./loop.ts";
+import { assign, astype, fill } from "./assign.ts";
+import { type OpOptions, outputFor } from "./ufunc.ts";
+import { broadcastTo, expandDims } from "./views.ts";
+import { type Gemm, type GemmOperand, transposed } from "./gemm.ts";
+import { blasLayout, CUBLAS_DTYPES, cublasGemm } from "./cublas.ts";
+import { tiledGemm } from "./matmul_kernel.ts";
+import type { CudaBackend } from "./cuda_backend.ts";
 
-/** `cublasStatus_t` names (cublas_api.h). */
-const STATUS_NAMES: Record<number, string> = {
-  1: "CUBLAS_STATUS_NOT_INITIALIZED",
-  3: "CUBLAS_STATUS_ALLOC_FAILED",
-  7: "CUBLAS_STATUS_INVALID_VALUE",
-  8: "CUBLAS_STATUS_ARCH_MISMATCH",
-  11: "CUBLAS_STATUS_MAPPING_ERROR",
-  13: "CUBLAS_STATUS_EXECUTION_FAILED",
-  14: "CUBLAS_STATUS_INTERNAL_ERROR",
-  15: "CUBLAS_STATUS_NOT_SUPPORTED",
-  16: "CUBLAS_STATUS_LICENSE_ERROR",
-};
+const INT_MAX = 2 ** 31 - 1;
 
 /**
- * A cuBLAS call failed.
+ * The one stride that steps through a batch of `shape` as through one flattened axis, or undefined
+ * where the strides do not (a batch broadcast along some of its axes but not all).
+ */
+function batchStride(shape: readonly number[], strides: readonly number[]): number | undefined {
+  let step: number | undefined, inner = 1;
+  for (let d = shape.length - 1; d >= 0; d--) {
+    if (shape[d] === 1) continue;
+    if (step === undefined) step = strides[d]!;
+    else if (strides[d] !== step * inner) return undefined;
+    inner *= shape[d]!;
+  }
+  return step ?? 0;
+}
+
+/** `x` (matrices in its last two axes) broadcast over `batch` as a {@link GemmOperand}, if one stride steps its batch. */
+function operandOf(x: GPUArray, batch: readonly number[]): GemmOperand | undefined {
+  const nb = batch.length;
+  const strides = broadcastStrides(x, [...batch, ...x.shape.slice(-2)], "matmul");
+  const step = batchStride(batch, strides.slice(0, nb));
+  if (step === undefined) return undefined;
+  return { array: x, offset: x.offset, batch: step, row: strides[nb]!, col: strides[nb + 1]! };
+}
+
+function readsInPlace(x: GemmOperand, rows: number, cols: number): boolean {
+  return x.batch >= 0 && blasLayout(rows, cols, x.row, x.col) !== undefined;
+}
+
+/**
+ * The products as one batch of `rows·batch` rows where B is the same matrix throughout and A's and
+ * C's matrices follow each other row after row (`[64, 128, 256] @ [256, 32]` is one 8192×256 product).
+ */
+function folded(g: Gemm, cublas: boolean): Gemm {
+  if (g.batch === 1 || g.b.batch !== 0) return g;
+  const stack = (x: GemmOperand): GemmOperand | undefined => {
+    const row = g.m === 1 ? x.batch : x.row;
+    return x.batch === g.m * row ? { ...x, batch: 0, row } : undefined;
+  };
+  const a = stack(g.a), c = stack(g.c);
+  if (a === undefined || c === undefined) return g;
+  const m = g.m * g.batch;
+  if (m > INT_MAX) return g;
+  const f: Gemm = { ...g, batch: 1, m, a, c };
+  if (cublas && !(readsInPlace(a, m, g.k) && blasLayout(m, g.n, c.row, c.col)?.transposed === false)) {
+    return g;
+  }
+  return f;
+}
+
+/**
+ * The matrix product of two arrays with NumPy's `matmul` rules (Python's `a @ b`):
  *
+ * - 2-D by 2-D: `[M, K] @ [K, N]` is `[M, N]`;
+ * - a 1-D operand is a row vector on the left, a column vector on the right, and its axis is dropped
+ *   (`[K] @ [K, N]` is `[N]`, `[M, K] @ [K]` is `[M]`, `[K] @ [K]` is a 0-d array);
+ * - dimensions before the last two are a batch that broadcasts (`[64, 128, 256] @ [256, 32]` is
+ *   `[64, 128, 32]`, `[8, 1, M, K] @ [5, K, N]` is `[8, 5, M, N]`);
+ * - mixed dtypes promote as NumPy's `result_type` (float32 with int32 gives float64); integer
+ *   products wrap in their dtype, as NumPy's do; bool products are `or`s of `and`s.
+ *
+ * On CUDA the float dtypes run on cuBLAS: float32 in full float32 (no TF32, like PyTorch with
+ * `allow_tf32 = False`), float64, and float16 / bfloat16 with float accumulation; one matrix through
+ * a plain gemm, a batch through one `cublasGemmStridedBatchedEx`. Column-major matrices (a
+ * transposed view, a Fortran-ordered 2-D array, a batch of them as `a.swapaxes(-1, -2)` gives) are
+ * read in place (`CUBLAS_OP_T`), as is a batch broadcast from one matrix; other views (a step other
+ * than 1 along both matrix axes, as in a Fortran-ordered 3-D array; negative strides; a batch
+ * broadcast along some axes only) are copied first. Integer and bool products, and every product on
+ * OpenCL, run on a tiled kernel that reads any layout in place.
+ *
+ * @param a The left operand, at least 1-D.
+ * @param b The right operand, at least 1-D, on the same backend.
+ * @param options `out`: an array of the product's shape and dtype to write into (a view is fine; it
+ *   may share memory with `a` or `b`, which are then read before it is written).
+ * @throws {RangeError} naming both shapes when the inner dimensions differ, the batches do not
+ *   broadcast, or an operand is 0-d.
+ * @throws {TypeError} for operands on different backends, or a dtype the device lacks.
+ * @throws {CublasError} when cuBLAS fails.
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
- * try {
- *   ga.matmul(ga.ones([2, 3]), ga.ones([3, 2]));
- * } catch (e) {
- *   if (e instanceof ga.CublasError) console.error(e.code, e.call, e.message);
- * }
+ * const a = ga.asarray([[1, 2, 3], [4, 5, 6]]);
+ * const b = ga.asarray([[1, 0], [0, 1], [1, 1]]);
+ * console.log(ga.matmul(a, b).get()); // Float32Array [4, 5, 10, 11]
+ * const batch = ga.random.normal([64, 128, 256], { seed: 1 });
+ * console.log(ga.matmul(batch, ga.ones([256, 32])).shape); // [64, 128, 32]
+ * console.log(ga.matmul(a.T, ga.ones([2])).shape); // [3]: a transposed view, read in place
  * ```
  */
-export class CublasError extends Error {
-  /** The `cublasStatus_t` value. */
-  readonly code: number;
-  /** The cuBLAS function that returned it, `cublasSgemm_v2`. */
-  readonly call: string;
-
-  /** Builds the error from cuBLAS's own description of `code`. */
-  constructor(code: number, call: string) {
-    const name = STATUS_NAMES[code] ?? `cublasStatus_t ${code}`;
-    const text = libcublas.get().cublasGetStatusString(code);
-    const description = text === null ? undefined : Deno.UnsafePointerView.getCString(text);
-    super(
-      `${call} failed: ${name}${
-        description === undefined || description === name ? "" : ` (${description})`
-      }`,
-    );
-    this.name = "CublasError";
-    this.code = code;
-    this.call = call;
+export function matmul<A extends DType, B extends DType>(
+  a: GPUArray<A>,
+  b: GPUArray<B>,
+  options: OpOptions = {},
+): GPUArray<ResultType<A, B>> {
+  using plan = planMatmul(a, b, options.out);
+  if (plan.gemm !== undefined) {
+    if (plan.kernel === "cublas") cublasGemm(a.backend as CudaBackend, plan.gemm);
+    else tiledGemm(a.backend, plan.gemm);
+    plan.writeBack();
   }
+  return plan.out as GPUArray<ResultType<A, B>>;
 }
 
-function check(code: number, call: string): void {
-  if (code !== 0) throw new CublasError(code, call);
+/** What runs a product: cuBLAS (CUDA, the float dtypes) or the tiled kernel (any backend and dtype). */
+export type GemmKernel = "cublas" | "tiled";
+
+/** A product made ready to run: the output, the products, and the arrays made on the way. */
+export interface MatmulPlan extends Disposable {
+  /** The result array (`out` when one was given). */
+  readonly out: GPUArray;
+  /** The kernel the products are laid out for. */
+  readonly kernel: GemmKernel;
+  /** The products; undefined when there is nothing to compute (an empty result, or an empty inner dimension, whose zeros are already written). */
+  readonly gemm: Gemm | undefined;
+  /** Copies the products into `out` where they were computed elsewhere (a new array); call after running them. */
+  writeBack(): void;
 }
 
 /**
- * The workspace cuBLAS is given, as NVIDIA recommends in `cublasSetWorkspace`'s documentation (and
- * PyTorch does): 32 MiB on Hopper and later, 4 MiB before. With its own smaller default, cuBLAS may
- * pick slower algorithms for some shapes.
+ * Checks a product and lays it out as one {@link Gemm} for `kernel` (by default the backend's choice
+ * for the dtype), copying only the operands that kernel cannot read in place. Disposing of the plan
+ * frees what it made.
+ *
+ * @throws {RangeError} and {TypeError} as {@link matmul} does.
  */
-function workspaceBytes(context: Context): number {
-  return context.device.computeCapability[0] >= 9 ? 32 * 2 ** 20 : 4 * 2 ** 20;
-}
-
-/** One cuBLAS handle per context, remade after a reset (the old one died with the context). */
-const handles = new WeakMap<
-  Context,
-  { handle: Deno.PointerObject; generation: number; workspace: DeviceAllocation }
->();
-
-function cublasHandle(context: Context): Deno.PointerObject {
-  const known = handles.get(context);
-  if (known !== undefined && known.generation === context.generation) return known.handle;
-  const lib = libcublas.get();
-  const out = new BigUint64Array(1);
-  check(lib.cublasCreate_v2(out), "cublasCreate_v2");
-  const handle = Deno.UnsafePointer.create(out[0]!)!;
-  check(lib.cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
-  const bytes = workspaceBytes(context);
-  const workspace = memAlloc(bytes);
-  check(lib.cublasSetWorkspace_v2(handle, workspace.ptr, BigInt(bytes)), "cublasSetWorkspace_v2");
-  handles.set(context, { handle, generation: context.generation, workspace });
-  return handle;
-}
-
-/** The scaling factors of every product, `alpha = 1` and `beta = 0`, made once. */
-const ONE_F32 = new Float32Array([1]), ZERO_F32 = new Float32Array([0]);
-const ONE_F64 = new Float64Array([1]), ZERO_F64 = new Float64Array([0]);
-
-function ptr(x: GPUArray): bigint {
-  return (x.buffer as DeviceAllocation).ptr;
-}
-
-/** Row-major `out = a·b` through column-major gemm: `outᵀ = bᵀ·aᵀ`, no copies. */
-function cublasMatmul(backend: CudaBackend, a: GPUArray, b: GPUArray, out: GPUArray): void {
-  const [m, k] = a.shape as [number, number];
-  const n = b.shape[1]!;
-  backend.context.setCurrent();
-  const handle = cublasHandle(backend.context);
-  const lib = libcublas.get();
-  const pa = ptr(a), pb = ptr(b), pc = ptr(out);
-  if (a.dtype === "float32") {
-    const alpha = ONE_F32, beta = ZERO_F32;
-    const code = lib.cublasSgemm_v2(
-      handle,
-      CUBLAS_OP_N,
-      CUBLAS_OP_N,
-      n,
-      m,
-      k,
-      alpha,
-      pb,
-      n,
-      pa,
-      k,
-      beta,
-      pc,
-      n,
-    );
-    check(code, "cublasSgemm_v2");
-  } else if (a.dtype === "float64") {
-    const alpha = ONE_F64, beta = ZERO_F64;
-    const code = lib.cublasDgemm_v2(
-      handle,
-      CUBLAS_OP_N,
-      CUBLAS_OP_N,
-      n,
-      m,
-      k,
-      alpha,
-      pb,
-      n,
-      pa,
-      k,
-      beta,
-      pc,
-      n,
-    );
-    check(code, "cublasDgemm_v2");
-  } else {
-    const t = a.dtype === "float16" ? CUDA_R_16F : CUDA_R_16BF;
-    const alpha = ONE_F32, beta = ZERO_F32;
-    const code = lib.cublasGemmEx(
-      handle,
-      CUBLAS_OP_N,
-      CUBLAS_OP_N,
-      n,
-      m,
-      k,
-      alpha,
-      pb,
-      t,
-      n,
-      pa,
-      t,
-      k,
-      beta,
-      pc,
-      t,
-      n,
-      CUBLAS_COMPUTE_32F,
-      CUBLAS_GEMM_DEFAULT,
-    );
-    check(code, "cublasGemmEx");
-  }
-}
-
-const TILE = 16;
-
-/** The OpenCL C source of a tiled `C = A·B` for row-major matrices of `dtype`, any M, N, K. */
-function tiledSource(dtype: DType): { name: string; source: string } {
-  const d = "opencl";
-  const acc = computeType(dtype);
-  const at = cType(acc, d);
-  const name = `cudeno_matmul_${dtype}`;
-  const zero = literal(0, acc, d);
-  const params = [
-    pointerParam(dtype, "A", d, true),
-    pointerParam(dtype, "B", d, true),
-    pointerParam(dtype, "C", d),
-  ];
-  const a = `(${at})${load("A[(long)row * K + ak]", dtype, d)}`;
-  const b = `(${at})${load("B[(long)bk * N + col]", dtype, d)}`;
-  const source = `${preamble([dtype, acc], d)}
-__kernel __attribute__((reqd_work_group_size(${TILE}, ${TILE}, 1)))
-void ${name}(${params.join(", ")}, int M, int N, int K) {
-  ${sharedArray(acc, "As", TILE * TILE, d)}
-  ${sharedArray(acc, "Bs", TILE * TILE, d)}
-  const int tx = get_local_id(0), ty = get_local_id(1);
-  const int col = get_group_id(0) * ${TILE} + tx;
-  const int row = get_group_id(1) * ${TILE} + ty;
-  ${at} sum = ${zero};
-  for (int t = 0; t < K; t += ${TILE}) {
-    const int ak = t + tx, bk = t + ty;
-    As[ty * ${TILE} + tx] = (row < M && ak < K) ? ${a} : ${zero};
-    Bs[ty * ${TILE} + tx] = (bk < K && col < N) ? ${b} : ${zero};
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int k = 0; k < ${TILE}; k++) sum += As[ty * ${TILE} + k] * Bs[k * ${TILE} + tx];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (row < M && col < N) C[(long)row * N + col] = ${castTo("sum", dtype, d)};
-}`;
-  return { name, source };
-}
-
-function tiledMatmul(backend: Backend, a: GPUArray, b: GPUArray, out: GPUArray): void {
-  const [m, k] = a.shape as [number, number];
-  const n = b.shape[1]!;
-  const shape = { grid: [Math.ceil(n / TILE), Math.ceil(m / TILE)], block: [TILE, TILE] } as const;
-  backend.kernel(`matmul:${a.dtype}`, () => tiledSource(a.dtype)).launch(shape, [
-    a.buffer,
-    b.buffer,
-    out.buffer,
-    m,
-    n,
-    k,
-  ]);
-}
-
-const CUDA_DTYPES: readonly DType[] = ["float32", "float64", "float16", "bfloat16"];
-const OPENCL_DTYPES: readonly DType[] = ["float32", "float64"];
-
-function shapeText(x: GPUArray): string {
-  return `[${x.shape.join(", ")}]`;
-}
-
-function checkOperands(a: GPUArray, b: GPUArray): void {
+export function planMatmul(
+  a: GPUArray,
+  b: GPUArray,
+  into: GPUArray | undefined,
+  kernel?: GemmKernel,
+): MatmulPlan {
   if (!(a instanceof GPUArray) || !(b instanceof GPUArray)) {
     throw new TypeError("Cannot matmul a non-array: pass two GPUArrays");
   }
-  if (a.ndim !== 2 || b.ndim !== 2) {
-    throw new RangeError(
-      `Cannot matmul arrays of shapes ${shapeText(a)} and ${
-        shapeText(b)
-      }: both must be 2-D; reshape them first`,
-    );
-  }
-  if (a.shape[1] !== b.shape[0]) {
-    throw new RangeError(
-      `Cannot matmul arrays of shapes ${shapeText(a)} and ${shapeText(b)}: the first's columns (${
-        a.shape[1]
-      }) must equal the second's rows (${b.shape[0]})`,
-    );
+  const shapes = `Cannot matmul arrays of shapes ${showShape(a.shape)} and ${showShape(b.shape)}`;
+  if (a.ndim === 0 || b.ndim === 0) {
+    throw new RangeError(`${shapes}: a 0-d array has no matrix product; multiply it with mul()`);
   }
   if (a.backend !== b.backend) {
     throw new TypeError(
       `Cannot matmul arrays on ${a.backend.device} and ${b.backend.device}: copy one to the other's backend first`,
     );
   }
-  if (a.dtype !== b.dtype) {
-    throw new TypeError(
-      `Cannot matmul a ${a.dtype} and a ${b.dtype} array: the dtypes must match; convert one with astype()`,
-    );
-  }
-  const supported = a.backend.name === "cuda" ? CUDA_DTYPES : OPENCL_DTYPES;
-  if (!supported.includes(a.dtype)) {
-    throw new TypeError(
-      `Cannot matmul ${a.dtype} arrays on ${a.backend.device}: it multiplies ${
-        supported.join(", ")
-      } matrices; convert with astype("float32")`,
-    );
-  }
-  for (const extent of [...a.shape, b.shape[1]!]) {
-    if (extent > 2 ** 31 - 1) {
+  const made: GPUArray[] = [];
+  /** Arrays and views made here, freed with the plan so no memory waits for the collector. */
+  const temporary = <D extends DType>(t: GPUArray<D>): GPUArray<D> => {
+    made.push(t);
+    return t;
+  };
+  const dispose = () => {
+    for (const t of made) t.free();
+  };
+  try {
+    const x = a.ndim === 1 ? temporary(expandDims(a, 0)) : a;
+    const y = b.ndim === 1 ? temporary(expandDims(b, 1)) : b;
+    const [m, k] = x.shape.slice(-2) as [number, number], [k2, n] = y.shape.slice(-2) as [number, number];
+    if (k !== k2) {
+      throw new RangeError(`${shapes}: the first's columns (${k}) must equal the second's rows (${k2})`);
+    }
+    const batchA = x.shape.slice(0, -2), batchB = y.shape.slice(0, -2);
+    let batch: number[];
+    try {
+      batch = broadcastShapes([batchA, batchB], "matmul");
+    } catch {
       throw new RangeError(
-        `Cannot matmul arrays of shapes ${shapeText(a)} and ${shapeText(b)}: every extent must be below 2^31`,
+        `${shapes}: their batch dimensions ${showShape(batchA)} and ${showShape(batchB)} do not broadcast`,
       );
     }
-  }
-}
-
-function outputFor(a: GPUArray, b: GPUArray, out: GPUArray | undefined): GPUArray {
-  const shape = [a.shape[0]!, b.shape[1]!];
-  if (out === undefined) return new GPUArray(a.backend, shape, a.dtype);
-  if (!(out instanceof GPUArray)) {
-    throw new TypeError("Cannot matmul into a non-array: pass a GPUArray as out");
-  }
-  if (out.ndim !== 2 || out.shape[0] !== shape[0] || out.shape[1] !== shape[1]) {
-    throw new RangeError(
-      `Cannot matmul into an array of shape ${shapeText(out)}: the product has shape [${shape.join(", ")}]`,
+    const count = batch.reduce((p, d) => p * d, 1);
+    if ([m, n, k, count].some((e) => e > INT_MAX)) {
+      throw new RangeError(`${shapes}: every matrix extent and the batch's size must be below 2^31`);
+    }
+    const dtype = resultType(a.dtype, b.dtype);
+    const backend = a.backend;
+    if (!backend.supports(dtype)) {
+      throw new TypeError(
+        `Cannot matmul ${a.dtype} and ${b.dtype} arrays on ${backend.device}: their product is ${dtype}, which the device lacks`,
+      );
+    }
+    const shape = [...batch, ...(a.ndim === 1 ? [] : [m]), ...(b.ndim === 1 ? [] : [n])];
+    const out = outputFor(a, shape, dtype, into, "matmul");
+    if (out.strides.some((s, i) => s === 0 && out.shape[i]! > 1)) {
+      throw new RangeError(
+        `Cannot matmul into a broadcast view of shape ${
+          showShape(out.shape)
+        }: its elements overlap; write into a copy() of it`,
+      );
+    }
+    const use = kernel ?? (backend.name === "cuda" && CUBLAS_DTYPES.includes(dtype) ? "cublas" : "tiled");
+    const none = { out, kernel: use, gemm: undefined, writeBack() {}, [Symbol.dispose]: dispose };
+    if (out.size === 0) return none;
+    if (k === 0) {
+      fill(out, 0);
+      return none;
+    }
+    const cublas = use === "cublas";
+    /** `v` as a batch of `rows × cols` matrices the kernel reads, copying only what it cannot. */
+    const input = (v: GPUArray, rows: number, cols: number): GemmOperand => {
+      if (v.dtype !== dtype) v = temporary(astype(v, dtype));
+      const [row, col] = v.strides.slice(-2) as [number, number];
+      if (cublas && blasLayout(rows, cols, row, col) === undefined) v = temporary(copyOf(v));
+      const op = operandOf(v, batch);
+      if (op !== undefined && (!cublas || op.batch >= 0)) return op;
+      // A batch broadcast along some of its axes only: materialise it.
+      return operandOf(temporary(copyOf(temporary(broadcastTo(v, [...batch, rows, cols])))), batch)!;
+    };
+    const opA = input(x, m, k), opB = input(y, k, n);
+    // C: out itself, viewed with the dropped axes back, where the kernel can write it; else a new array.
+    const view = temporary(
+      expandDims(out, [...(a.ndim === 1 ? [batch.length] : []), ...(b.ndim === 1 ? [-1] : [])]),
     );
+    let opC = sharesMemory(out, a) || sharesMemory(out, b) ? undefined : operandOf(view, batch);
+    if (cublas && opC !== undefined && !readsInPlace(opC, m, n)) opC = undefined;
+    const c = opC === undefined ? temporary(new GPUArray(backend, [...batch, m, n], dtype)) : view;
+    let gemm: Gemm = { dtype, batch: count, m, n, k, a: opA, b: opB, c: opC ?? operandOf(c, batch)! };
+    if (cublas && blasLayout(m, n, gemm.c.row, gemm.c.col)!.transposed) gemm = transposed(gemm);
+    gemm = folded(gemm, cublas);
+    return {
+      out,
+      kernel: use,
+      gemm,
+      writeBack: () => {
+        if (c !== view) assign(view, c);
+      },
+      [Symbol.dispose]: dispose,
+    };
+  } catch (e) {
+    dispose();
+    throw e;
   }
-  if (out.dtype !== a.dtype) {
-    throw new TypeError(`Cannot matmul into a ${out.dtype} array: the product is ${a.dtype}`);
-  }
-  if (out.backend !== a.backend) {
-    throw new TypeError(
-      `Cannot matmul into an array on ${out.backend.device}: the inputs are on ${a.backend.device}`,
-    );
-  }
-  if (sharesMemory(out, a) || sharesMemory(out, b)) {
-    throw new TypeError(
-      "Cannot matmul into an input's memory: pass an out array that shares no memory with a or b",
-    );
-  }
-  return out;
-}
-
-/**
- * The matrix product of two 2-D arrays, `C[M×N] = A[M×K]·B[K×N]` (row-major, like NumPy's `a @ b`),
- * in the inputs' dtype.
- *
- * On CUDA it runs on cuBLAS: `cublasSgemm` for float32 in the default math mode (full float32, no
- * TF32; like PyTorch with `allow_tf32 = False`), `cublasDgemm` for float64, and `cublasGemmEx` for
- * float16 and bfloat16 with float accumulation. On OpenCL a tiled kernel computes float32 and
- * float64 products (float64 where the device has it).
- *
- * @param a The left matrix, `[M, K]`.
- * @param b The right matrix, `[K, N]`, of the same dtype and backend.
- * @param options `out`: an `[M, N]` array of the same dtype to write into (it must not share memory
- *   with `a` or `b`).
- * @throws {RangeError} when an array is not 2-D or the inner dimensions differ.
- * @throws {TypeError} for mixed dtypes or backends, or a dtype the backend cannot multiply.
- * @throws {CublasError} when cuBLAS fails.
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const a = ga.toGpu(new Float32Array([1, 2, 3, 4, 5, 6]), [2, 3]);
- * const b = ga.toGpu(new Float32Array([1, 0, 0, 1, 1, 1]), [3, 2]);
- * console.log(ga.matmul(a, b).get()); // Float32Array [4, 5, 10, 11]
- * ```
- */
-export function matmul<D extends DType>(
-  a: GPUArray<D>,
-  b: GPUArray<D>,
-  options: OpOptions = {},
-): GPUArray<D> {
-  checkOperands(a, b);
-  const out = outputFor(a, b, options.out);
-  if (out.size === 0) return out as GPUArray<D>;
-  if (a.shape[1] === 0) return fill(out, 0) as GPUArray<D>;
-  // The kernels read and write whole matrices from the start of their memory.
-  const flat = (x: GPUArray) => (x.isContiguous && x.offset === 0 ? x : copyOf(x));
-  const x = flat(a), y = flat(b), z = flat(out);
-  if (a.backend.name === "cuda") cublasMatmul(a.backend as CudaBackend, x, y, z);
-  else tiledMatmul(a.backend, x, y, z);
-  if (z !== out) out.assign(z);
-  for (const t of [x, y, z]) if (t !== a && t !== b && t !== out) t.free();
-  return out as GPUArray<D>;
 }

@@ -8,7 +8,7 @@
 
 import type { DType } from "../kernel/dtype.ts";
 import type { GPUArray } from "./gpuarray.ts";
-import type { BoolAsInt8, DivisionResult, FloatResult, OperandResult } from "./dtypes.ts";
+import type { BoolAsInt8, DivisionResult, FloatResult, OperandResult, ResultType } from "./dtypes.ts";
 import type { Shape } from "./layout.ts";
 import type { SliceSpec } from "./slicing.ts";
 import type { Operand, OpOptions } from "./ufunc.ts";
@@ -19,6 +19,7 @@ import { assign, astype, fill } from "./assign.ts";
 import { dot, reduce } from "./reduce.ts";
 import { installDisplay, type ItemValue, type NestedList } from "./display.ts";
 import { repeat } from "./repeat.ts";
+import * as linalg from "./linalg.ts";
 
 /**
  * A host value of an array of `D`: a bigint for 64-bit integers, else a number.
@@ -218,8 +219,10 @@ export interface ArrayMethods<D extends DType> {
   min(): HostValue<D>;
   /** The largest element, on the host (a bigint for 64-bit integers). */
   max(): HostValue<D>;
-  /** The dot product with `other` (same size). */
-  dot(other: GPUArray): number;
+  /** {@link linalg.dot}: NumPy's `dot` (a host number for two 1-D arrays, else the matrix product or its N-D form). */
+  dot<E extends DType>(other: GPUArray<E>): GPUArray<ResultType<D, E>> | number;
+  /** {@link linalg.trace}: the sum along a diagonal (a host value for 2-D arrays). */
+  trace(options?: linalg.TraceOptions): SumValue<D> | GPUArray;
   /** The Euclidean norm. */
   norm(): number;
 
@@ -321,7 +324,10 @@ export function installMethods(cls: { prototype: object }): void {
     return reduce("max", this);
   });
   define("dot", function (this: GPUArray, other: GPUArray) {
-    return dot(this, other);
+    return linalg.dot(this, other);
+  });
+  define("trace", function (this: GPUArray, options?: linalg.TraceOptions) {
+    return linalg.trace(this, options);
   });
   define("norm", function (this: GPUArray) {
     return Math.sqrt(dot(this, this));

@@ -67,7 +67,10 @@ export type { BinaryOp, UnaryOp } from "./ufunc_defs.ts";
 export * from "./ufuncs_binary.ts";
 export * from "./ufuncs_unary.ts";
 export * from "./functions.ts";
-export { CublasError, matmul } from "./matmul.ts";
+export { CublasError } from "./cublas.ts";
+export { matmul } from "./matmul.ts";
+export { dot, inner, outer, trace, type TraceOptions, vdot } from "./linalg.ts";
+export { einsum, tensordot } from "./einsum.ts";
 export * as random from "./random.ts";
 export {
   type BoolAsInt8,

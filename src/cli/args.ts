@@ -51,6 +51,8 @@ export interface RunFlags {
   readonly colormap?: string;
   /** `--log`: colour PNG outputs by the logarithm of the values. */
   readonly log: boolean;
+  /** `--warnings`: print the compiler's log (its warnings) after a build that succeeds. */
+  readonly warnings: boolean;
 }
 
 /**
@@ -156,6 +158,7 @@ export function parseRunFlags(
         seed: { type: "string" },
         colormap: { type: "string" },
         log: { type: "boolean" },
+        warnings: { type: "boolean" },
       },
     }));
   const flags: RunFlags = {
@@ -175,6 +178,7 @@ export function parseRunFlags(
     seed: values.seed,
     colormap: values.colormap,
     log: values.log === true,
+    warnings: values.warnings === true,
   };
   return { flags, positionals };
 }

@@ -79,7 +79,12 @@ export type CompileSource = "none" | "memory" | "disk" | "driver";
  * @example
  * ```ts
  * import type { JobResult } from "./backend.ts";
- * const result: JobResult = { device: { id: "cuda:0", name: "NVIDIA H200" }, compile: "disk", timesMs: [0.02] };
+ * const result: JobResult = {
+ *   device: { id: "cuda:0", name: "NVIDIA H200" },
+ *   compile: "disk",
+ *   timesMs: [0.02],
+ *   buildLog: "",
+ * };
  * ```
  */
 export interface JobResult {
@@ -89,6 +94,11 @@ export interface JobResult {
   readonly compile: CompileSource;
   /** Each run's kernel time in milliseconds, measured with device events. */
   readonly timesMs: readonly number[];
+  /**
+   * The compiler's log of the build that succeeded (its warnings, naming the kernel file), empty when
+   * it has none or the kernel came from the compile cache.
+   */
+  readonly buildLog: string;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Binding `--arg NAME=VALUE` to a kernel's parameters: every parameter needs a value, values are
  * evaluated in dependency order (`x=rand(n)` after `n`), scalars are converted to the parameter's C
- * type and pointers get arrays of the type they point to.
+ * type, vectors (`float3 v`) take a list of values (`v=1,2,3`) and pointers get arrays of the type they
+ * point to.
  *
  * @module
  */
@@ -13,6 +14,7 @@ import {
   type ArgEnv,
   type ArgExpr,
   evaluateScalar,
+  evaluateVector,
   materializeArray,
   parseArgValue,
   referencedArgs,
@@ -20,8 +22,8 @@ import {
 } from "./values.ts";
 
 /**
- * One parameter with its value: a scalar, an array (copied to the device and back) or, for an OpenCL
- * `__local` pointer, the bytes of local memory to reserve per work-group.
+ * One parameter with its value: a scalar, a vector's values, an array (copied to the device and back)
+ * or, for an OpenCL `__local` pointer, the bytes of local memory to reserve per work-group.
  *
  * @example
  * ```ts
@@ -34,6 +36,7 @@ import {
  */
 export type BoundArg =
   | { readonly kind: "scalar"; readonly param: KernelParam; readonly value: number | bigint }
+  | { readonly kind: "vector"; readonly param: KernelParam; readonly values: readonly (number | bigint)[] }
   | {
     readonly kind: "array";
     readonly param: KernelParam;
@@ -63,12 +66,18 @@ export interface BoundArgs {
 
 function kindOf(param: KernelParam): BoundArg["kind"] {
   if (param.pointer && param.addressSpace === "local") return "local";
+  if (!param.pointer && param.vector !== undefined) return "vector";
   return param.pointer ? "array" : "scalar";
 }
 
 function example(param: KernelParam): string {
-  const float = param.dtype !== undefined && DTYPES[param.dtype].kind === "float";
+  const element = param.dtype ?? param.vector?.element;
+  const float = element !== undefined && DTYPES[element].kind === "float";
   switch (kindOf(param)) {
+    case "vector":
+      return `--arg ${param.name}=${
+        Array.from({ length: param.vector!.lanes }, () => float ? "1.5" : "1").join(",")
+      }`;
     case "local":
       return `--arg ${param.name}=256`;
     case "array":
@@ -86,14 +95,37 @@ function checkSupported(kernel: KernelSignature): void {
     );
   }
   for (const p of kernel.params) {
-    if (p.dtype === undefined) {
+    if (p.dtype === undefined && kindOf(p) !== "vector") {
       const what = p.pointer ? `a pointer to ${p.base}` : `${p.base} by value`;
       throw new UsageError(
         `Cannot run ${kernel.name}: parameter ${p.name} (${p.text}) is ${what}, which cudeno run cannot make; ` +
-          "declare it with a scalar type such as float or int (or a pointer to one)",
+          "declare it with a scalar type such as float or int, a vector type such as float4, or a pointer to a scalar",
       );
     }
   }
+}
+
+/** What a parameter's value must be, for messages: "an integer", "a number", "an array (...)". */
+function needs(param: KernelParam): string {
+  const kind = kindOf(param);
+  if (kind === "array") return "an array, such as rand(1024), zeros(n) or @file.npy";
+  if (kind === "local") return "a count of elements, such as 256";
+  if (kind === "vector") return `${param.vector!.lanes} values, as ${example(param).slice(6)}`;
+  const info = DTYPES[param.dtype!];
+  return info.kind === "float" ? "a number" : info.kind === "bool" ? "0 or 1" : "an integer";
+}
+
+/** The error for a value that uses a name that is no parameter: most often a typo for a literal. */
+function unknownName(kernel: KernelSignature, param: KernelParam, expr: ArgExpr, name: string): UsageError {
+  const shown = expr.source.trim();
+  const which = shown === name ? "which" : `where ${name}`;
+  return new UsageError(
+    `Cannot use --arg ${param.name}=${expr.source}: ${param.name} (${param.text}) needs ${
+      needs(param)
+    } and got ${shown}, ${which} is neither a number nor one of ${kernel.name}'s parameters (${
+      kernel.params.map((p) => p.name).join(", ")
+    })`,
+  );
 }
 
 /** The parameters in an order where each comes after those its value refers to. */
@@ -113,14 +145,7 @@ function evaluationOrder(kernel: KernelSignature, exprs: ReadonlyMap<string, Arg
     state.set(param.name, "visiting");
     for (const name of referencedArgs(exprs.get(param.name)!)) {
       const used = byName.get(name);
-      if (used === undefined) {
-        throw new UsageError(
-          `Cannot use ${param.name}=${
-            exprs.get(param.name)!.source
-          }: ${name} is not a parameter of ${kernel.name} ` +
-            `(its parameters are ${kernel.params.map((p) => p.name).join(", ")})`,
-        );
-      }
+      if (used === undefined) throw unknownName(kernel, param, exprs.get(param.name)!, name);
       visit(used, [...path, param.name]);
     }
     state.set(param.name, "done");
@@ -184,8 +209,22 @@ export function bindArgs(
   const bound = new Map<string, BoundArg>();
   for (const param of evaluationOrder(kernel, exprs)) {
     const expr = exprs.get(param.name)!;
-    const dtype = param.dtype!;
     const kind = kindOf(param);
+    if (kind === "vector") {
+      const { element, lanes } = param.vector!;
+      const values = evaluateVector(
+        expr,
+        env,
+        { dtype: element, param: param.name, ctype: param.text },
+        lanes,
+      );
+      const held = new DTYPES[element].array(lanes);
+      values.forEach((v, i) => held[i] = v as never);
+      env.set(param.name, held);
+      bound.set(param.name, { kind, param, values });
+      continue;
+    }
+    const dtype = param.dtype!;
     if (kind === "scalar") {
       const value = evaluateScalar(expr, env, { dtype, param: param.name, ctype: param.text });
       env.set(param.name, value);

@@ -158,5 +158,6 @@ export function mergeFlags(defaults: RunFlags, given: RunFlags): RunFlags {
     seed: given.seed ?? defaults.seed,
     colormap: given.colormap ?? defaults.colormap,
     log: given.log || defaults.log,
+    warnings: given.warnings || defaults.warnings,
   };
 }

@@ -25,7 +25,8 @@ Usage:
              [--grid X[,Y[,Z]] --block X[,Y[,Z]]] [--repeat N] [--device cuda:N|opencl:P:D] [--json]
   cudeno types FILE [-o OUT.ts] [--import SPEC]
 
-Each command takes --help. Exit status: 0 done, 1 failed (a compile error, no device), 2 bad input.`;
+Each command takes --help. Exit status: 0 done, 1 failed (a compile error, no device), 2 bad input.
+No GPU? Every kernels/*.cu has a .cl twin that runs on the CPU with PoCL: cudeno run kernels/mandelbrot.cl`;
 
 /**
  * `cudeno run --help`.
@@ -50,6 +51,7 @@ command line override them (--arg, --out and --shape by name).
   --kernel NAME           the kernel to run (needed when the file has several)
   --arg NAME=VALUE        a value for every parameter:
                             scalars: 1024, 1<<20, 2.5, n/2 (converted to the parameter's type)
+                            vectors: 0.5,n/2,1 for a float3 (one value per element)
                             arrays:  rand(n) randn(n) zeros(h,w) ones(n) arange(n) full(n,v)
                                      linspace(a,b,n) @file.npy (its dtype must match the pointer)
                             OpenCL __local T *p: the number of T to reserve per work-group
@@ -66,9 +68,19 @@ command line override them (--arg, --out and --shape by name).
   --device ID             cuda:N or opencl:P:D (see cudeno info)
   --seed N                the seed of rand and randn (default 0)
   --json                  print one JSON object
+  --warnings              print the compiler's warnings (its build log) on standard error
 
-Sizes may use the scalar arguments: --grid (N+15)>>4,(M+15)>>4. Without --out, every array the kernel
-may write (a pointer that is not const) is summarized: first values, min, max, mean, checksum.`;
+Sizes may use the scalar arguments: --grid '(w+15)>>4,(h+15)>>4'. Without --out, every array the kernel
+may write (a pointer that is not const) is summarized: first values, min, max, mean, checksum.
+
+Quote values that hold the shell's characters (< > ( ) * & | ;), as in the examples. Each kernels/*.cu
+file has a .cl twin that runs without a GPU (on PoCL): kernels/saxpy.cl, kernels/mandelbrot.cl, ...
+
+Examples:
+  cudeno run kernels/saxpy.cl --arg n=1024 --arg a=2 --arg 'x=rand(n)' --arg 'y=ones(n)'
+  cudeno run kernels/mandelbrot.cl --out img=m.png --shape 512,768
+  cudeno run kernels/saxpy.cu --arg 'n=1<<20' --arg 'x=rand(n)' --arg y=@y.npy --out y=out.npy --repeat 10
+  cudeno run kernels/heat.cl --grid '(w+15)>>4,(h+15)>>4' --block 16,16`;
 
 /**
  * `cudeno info --help`.

@@ -50,6 +50,25 @@ export function dialectOf(path: string): Dialect {
 }
 
 /**
+ * For a message about a file that is not there: where a relative `path` was looked for (the current
+ * directory, named where it can be read), or nothing for an absolute path.
+ *
+ * @example
+ * ```ts
+ * import { whereRelative } from "./kernel_file.ts";
+ * console.log(`there is no file x.npy${whereRelative("x.npy")}`); // " (paths are relative to the current directory, /home/me)"
+ * ```
+ */
+export function whereRelative(path: string): string {
+  if (path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path)) return "";
+  try {
+    return ` (paths are relative to the current directory, ${Deno.cwd()})`;
+  } catch {
+    return " (paths are relative to the current directory)";
+  }
+}
+
+/**
  * Reads a kernel file and finds its kernels.
  *
  * @param path The file, relative to the current directory.
@@ -70,7 +89,7 @@ export function readKernelFile(path: string): KernelFile {
     source = Deno.readTextFileSync(path);
   } catch (error) {
     const detail = error instanceof Deno.errors.NotFound
-      ? "there is no such file (paths are relative to the current directory)"
+      ? `there is no such file${whereRelative(path)}`
       : error instanceof Deno.errors.IsADirectory
       ? "it is a folder; give a .cu or .cl file"
       : error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied

@@ -97,4 +97,23 @@ export async function main(args: readonly string[], io: CliIO = consoleIO): Prom
   }
 }
 
-if (import.meta.main) Deno.exit(await main(Deno.args));
+/**
+ * `deno task` runs a task in the folder of deno.json and says where the user was in `INIT_CWD` (as npm
+ * does), which is that folder or one inside it: go back there, so that the paths the user typed mean
+ * what they meant. An `INIT_CWD` elsewhere was inherited from some other task, and is not ours.
+ */
+function enterUsersFolder(): void {
+  const initial = tryGetEnv("INIT_CWD");
+  if (initial === undefined) return;
+  try {
+    const here = Deno.cwd().replace(/[\\/]$/, "");
+    if (initial.startsWith(`${here}/`) || initial.startsWith(`${here}\\`)) Deno.chdir(initial);
+  } catch {
+    // Gone, or not permitted: paths stay relative to where the task runs.
+  }
+}
+
+if (import.meta.main) {
+  enterUsersFolder();
+  Deno.exit(await main(Deno.args));
+}

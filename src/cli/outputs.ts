@@ -6,7 +6,7 @@
  * @module
  */
 
-import { fromBfloat16Bits } from "./bfloat16.ts";
+import { fromBfloat16Bits } from "../kernel/bfloat16.ts";
 import type { BoundArg, BoundArgs } from "./bind.ts";
 import { evaluateSizes } from "./geometry.ts";
 import { writeNpy } from "../kernel/npy.ts";

@@ -154,6 +154,14 @@ export function formatRunReport(report: RunReport): string {
   ].join("\n");
 }
 
+/** What `--warnings` prints: the build log, or why there is none. */
+function warningsNote(path: string, result: JobResult): string {
+  if (result.buildLog !== "") return result.buildLog;
+  return result.compile === "memory" || result.compile === "disk"
+    ? `${path}: no compiler log: the kernel came from the compile cache (CUDENO_DISABLE_CACHE=1 compiles it afresh)`
+    : `${path}: the compiler reported no warnings`;
+}
+
 /**
  * Reads the command line of `cudeno run` (the words after `run`), merges the file's defaults, and
  * lists or runs.
@@ -231,6 +239,7 @@ export async function runCommand(args: readonly string[], io: CliIO): Promise<nu
     },
     outputs: writeOutputs(plan, bound),
   };
+  if (flags.warnings) io.err(warningsNote(file.path, result));
   io.out(flags.json ? JSON.stringify(report) : formatRunReport(report));
   return 0;
 }

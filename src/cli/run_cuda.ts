@@ -80,6 +80,7 @@ export async function runCuda(job: KernelJob): Promise<JobResult> {
     const fn = mod.getFunction(job.kernel.name);
     const values = job.args.map((a, i) => {
       if (a.kind === "scalar") return a.value;
+      if (a.kind === "vector") return a.values;
       if (a.kind === "local") {
         throw new TypeError(`Cannot pass ${a.param.name}: __local parameters exist only in OpenCL C`);
       }
@@ -106,7 +107,12 @@ export async function runCuda(job: KernelJob): Promise<JobResult> {
       const a = job.args[i]!;
       if (a.kind === "array" && a.data.byteLength > 0) cuda.memcpyDtoH(a.data, buffer);
     }
-    return { device: { id: `cuda:${ordinal}`, name: context.device.name }, compile: mod.cache, timesMs };
+    return {
+      device: { id: `cuda:${ordinal}`, name: context.device.name },
+      compile: mod.cache,
+      timesMs,
+      buildLog: mod.log.trim(),
+    };
   } finally {
     for (const buffer of buffers.values()) buffer.free();
     start.destroy();

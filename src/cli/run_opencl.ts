@@ -51,7 +51,7 @@ function pickDevice(job: KernelJob): cl.Device {
 }
 
 function build(job: KernelJob, context: cl.Context): cl.Program {
-  const program = new cl.Program(context, job.source);
+  const program = new cl.Program(context, job.source, { filename: job.file });
   try {
     return program.build();
   } catch (error) {
@@ -101,6 +101,7 @@ export async function runOpenCL(job: KernelJob): Promise<JobResult> {
     const kernel = program.getKernel(job.kernel.name);
     const values = job.args.map((a, i) => {
       if (a.kind === "scalar") return a.value;
+      if (a.kind === "vector") return a.values;
       if (a.kind === "local") return new cl.LocalMemory(a.bytes);
       const buffer = new cl.Buffer(context, Math.max(1, a.data.byteLength));
       buffers.set(i, buffer);
@@ -126,6 +127,7 @@ export async function runOpenCL(job: KernelJob): Promise<JobResult> {
       device: { id: `opencl:${device.platform.index}:${device.index}`, name: device.name },
       compile: "driver",
       timesMs,
+      buildLog: program.buildLog(device).trim(),
     };
   } finally {
     queue.release();

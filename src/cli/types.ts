@@ -1,7 +1,8 @@
 /**
  * `cudeno types FILE`: a TypeScript module with a typed launcher per kernel, so that a call with the
  * wrong number or types of arguments fails `deno check`. Scalars are `number` (`number | bigint` for
- * 64-bit integers, `boolean | 0 | 1` for bool); CUDA pointers are `cuda.DeviceTarget` (or a
+ * 64-bit integers, `boolean | 0 | 1` for bool); vectors a tuple of their length or the typed array of
+ * their element (`float3`: `readonly [number, number, number] | Float32Array`); CUDA pointers are `cuda.DeviceTarget` (or a
  * `cuda.HostArgument` such as `cuda.In(array)`), then a `cuda.LaunchConfig`; OpenCL kernels take the
  * queue and the global and local sizes first, then `cl.BufferLike` for pointers and `cl.LocalMemory`
  * for `__local` ones (typed so that a buffer, which also has a `size`, is refused), and return a
@@ -10,7 +11,8 @@
  * @module
  */
 
-import type { Dialect } from "../kernel/ctypes.ts";
+import type { Dialect, VectorType } from "../kernel/ctypes.ts";
+import type { DType } from "../kernel/dtype.ts";
 import type { KernelParam, KernelSignature } from "../kernel/signature.ts";
 import { parseTypesFlags } from "./args.ts";
 import { TYPES_HELP } from "./help.ts";
@@ -39,10 +41,30 @@ const RESERVED = new Set(
     .split(" "),
 );
 
-function scalarType(param: KernelParam): string | undefined {
-  switch (param.dtype) {
-    case undefined:
-      return undefined;
+/** The typed arrays a vector may be given as, by element type (bfloat16 and bool elements: tuples only). */
+const VECTOR_ARRAYS: Partial<Record<DType, string>> = {
+  float32: "Float32Array",
+  float64: "Float64Array",
+  float16: "Float16Array",
+  int8: "Int8Array",
+  uint8: "Uint8Array",
+  int16: "Int16Array",
+  uint16: "Uint16Array",
+  int32: "Int32Array",
+  uint32: "Uint32Array",
+  int64: "BigInt64Array",
+  uint64: "BigUint64Array",
+};
+
+function vectorType(vector: VectorType): string {
+  const element = elementType(vector.element);
+  const tuple = `readonly [${Array.from({ length: vector.lanes }, () => element).join(", ")}]`;
+  const array = VECTOR_ARRAYS[vector.element];
+  return array === undefined ? tuple : `${tuple} | ${array}`;
+}
+
+function elementType(dtype: DType): string {
+  switch (dtype) {
     case "int64":
     case "uint64":
       return "number | bigint";
@@ -54,7 +76,10 @@ function scalarType(param: KernelParam): string | undefined {
 }
 
 function paramType(param: KernelParam, dialect: Dialect): string | undefined {
-  if (!param.pointer) return scalarType(param);
+  if (!param.pointer) {
+    if (param.dtype !== undefined) return elementType(param.dtype);
+    return param.vector === undefined ? undefined : vectorType(param.vector);
+  }
   if (dialect === "cuda") return "cuda.DeviceTarget | cuda.HostArgument";
   return param.addressSpace === "local" ? "Local" : "cl.BufferLike";
 }

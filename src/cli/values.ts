@@ -1,7 +1,8 @@
 /**
- * The `--arg NAME=VALUE` language of `cudeno run`: scalar expressions (`1 << 20`, `n/2`, `1e-3`), array
- * generators (`rand(n)`, `zeros(h, w)`, `linspace(0, 1, n)`) and NumPy files (`@x.npy`), parsed by hand
- * (nothing is evaluated as JavaScript) and converted to the kernel parameter's C type.
+ * The `--arg NAME=VALUE` language of `cudeno run`: scalar expressions (`1 << 20`, `n/2`, `1e-3`), lists of
+ * them for vector parameters (`0.5,n/2,1` for a `float3`), array generators (`rand(n)`, `zeros(h, w)`,
+ * `linspace(0, 1, n)`) and NumPy files (`@x.npy`), parsed by hand (nothing is evaluated as JavaScript)
+ * and converted to the kernel parameter's C type.
  *
  * Arithmetic is exact on integers (arbitrary precision, so `2**64 - 1` is exact) and float64 otherwise;
  * `/` divides exactly, so `7/2` is 3.5 (which an int parameter rejects) and `8/2` is the integer 4.
@@ -12,7 +13,8 @@
  */
 
 import { type DType, DTYPES, type TypedArray } from "../kernel/dtype.ts";
-import { bfloat16Bits, fromBfloat16Bits, roundBfloat16 } from "./bfloat16.ts";
+import { bfloat16Bits, fromBfloat16Bits, roundBfloat16 } from "../kernel/bfloat16.ts";
+import { whereRelative } from "./kernel_file.ts";
 import { NpyError, readNpy } from "../kernel/npy.ts";
 import { UsageError } from "./usage_error.ts";
 
@@ -86,6 +88,14 @@ export interface GeneratorNode extends NodeBase {
   readonly args: readonly ScalarExpr[];
 }
 
+/** A list of scalar expressions separated by commas (`1,2,n/2`): the value of a vector parameter. */
+export interface ListNode extends NodeBase {
+  /** Discriminant. */
+  readonly kind: "list";
+  /** The values, in order. */
+  readonly items: readonly ScalarExpr[];
+}
+
 /** A NumPy file to load (`@data/x.npy`), relative to the current directory. */
 export interface FileNode extends NodeBase {
   /** Discriminant. */
@@ -104,7 +114,7 @@ export interface FileNode extends NodeBase {
  * console.log(expr.kind); // "generator"
  * ```
  */
-export type ArgExpr = ScalarExpr | GeneratorNode | FileNode;
+export type ArgExpr = ScalarExpr | ListNode | GeneratorNode | FileNode;
 
 /**
  * The arguments already known, by name: scalars as {@linkcode evaluateScalar} returned them, arrays as
@@ -321,8 +331,14 @@ class Parser {
       return node;
     }
     const expr = this.expression();
+    if (this.peek().text !== ",") {
+      this.expectEnd();
+      return expr;
+    }
+    const items = [expr];
+    while (this.accept(",")) items.push(this.expression());
     this.expectEnd();
-    return expr;
+    return { kind: "list", items, source: this.source, column: expr.column };
   }
 
   generator(): GeneratorNode {
@@ -456,6 +472,7 @@ export function referencedArgs(expr: ArgExpr): string[] {
     else if (node.kind === "unary") visit(node.operand);
     else if (node.kind === "binary") [node.left, node.right].forEach(visit);
     else if (node.kind === "generator") node.args.forEach(visit);
+    else if (node.kind === "list") node.items.forEach(visit);
   };
   visit(expr);
   return [...names];
@@ -497,8 +514,12 @@ function failer(target: ScalarTarget, source: string): Fail {
 export function evaluateScalar(expr: ArgExpr, env: ArgEnv, target: ScalarTarget): number | bigint {
   const ctype = target.ctype ?? DTYPES[target.dtype].cuda;
   const fail = failer(target, expr.source);
-  if (expr.kind === "generator" || expr.kind === "file") {
-    const what = expr.kind === "file" ? `@${expr.path} is an array` : `${expr.name}(...) makes an array`;
+  if (expr.kind === "generator" || expr.kind === "file" || expr.kind === "list") {
+    const what = expr.kind === "file"
+      ? `@${expr.path} is an array`
+      : expr.kind === "list"
+      ? `${expr.source.trim()} lists ${expr.items.length} values`
+      : `${expr.name}(...) makes an array`;
     throw new UsageError(
       `Cannot use ${target.param}=${expr.source}: parameter ${target.param} is ${ctype}, a scalar, but ${what}; ` +
         "give a number or an expression",
@@ -513,6 +534,55 @@ export function evaluateScalar(expr: ArgExpr, env: ArgEnv, target: ScalarTarget)
       `Cannot use ${target.param}=${expr.source}: parameter ${target.param} is ${ctype}, which ${problem}${shown}`,
     );
   });
+}
+
+/**
+ * Evaluates the value of a vector parameter (a CUDA `float3`, an OpenCL `int4`): a list of exactly
+ * `lanes` scalar expressions, each converted to the element type as {@linkcode evaluateScalar} does.
+ *
+ * @param expr The parsed value (`1,2,n/2`).
+ * @param env The arguments it may refer to.
+ * @param target The parameter: `dtype` is the element type, `ctype` the vector's C name.
+ * @param lanes How many values the vector holds.
+ * @returns The values, ready to pass to the kernel.
+ * @throws {UsageError} If the value is an array or lists another number of values, or a value does not
+ * fit the element type.
+ *
+ * @example
+ * ```ts
+ * import { evaluateVector, parseArgValue } from "./values.ts";
+ * const v = evaluateVector(parseArgValue("1, n/2, 0.5"), new Map([["n", 8]]), { dtype: "float32", param: "v", ctype: "float3" }, 3);
+ * console.log(v); // [1, 4, 0.5]
+ * ```
+ */
+export function evaluateVector(
+  expr: ArgExpr,
+  env: ArgEnv,
+  target: ScalarTarget,
+  lanes: number,
+): (number | bigint)[] {
+  const ctype = target.ctype ?? DTYPES[target.dtype].cuda;
+  const example = `${target.param}=${Array.from({ length: lanes }, (_, i) => i + 1).join(",")}`;
+  if (expr.kind === "generator" || expr.kind === "file") {
+    const what = expr.kind === "file" ? `@${expr.path} is an array` : `${expr.name}(...) makes an array`;
+    throw new UsageError(
+      `Cannot use ${target.param}=${expr.source}: parameter ${target.param} is ${ctype}, a vector of ${lanes} values, but ${what}; give its values as ${example}`,
+    );
+  }
+  const items = expr.kind === "list" ? expr.items : [expr];
+  if (items.length !== lanes) {
+    throw new UsageError(
+      `Cannot use ${target.param}=${expr.source}: parameter ${target.param} is ${ctype}, which takes ${lanes} values, as ${example}; got ${items.length}`,
+    );
+  }
+  const element = DTYPES[target.dtype].cuda;
+  return items.map((item, i) =>
+    evaluateScalar(item, env, {
+      dtype: target.dtype,
+      param: target.param,
+      ctype: `${ctype} (element ${i}: ${element})`,
+    })
+  );
 }
 
 type Value = number | bigint;
@@ -701,8 +771,9 @@ export function materializeArray(
   if (expr.kind === "file") return load(expr, target, ctype, prefix, options.readFile ?? Deno.readFileSync);
   if (expr.kind !== "generator") {
     throw new UsageError(
-      `${prefix}parameter ${target.param} is a pointer to ${ctype}, so it needs an array, ` +
-        `such as full(n, ${expr.source.trim()}), rand(n) or @file.npy`,
+      `${prefix}parameter ${target.param} is a pointer to ${ctype}, so it needs an array, such as ${
+        expr.kind === "list" ? "" : `full(n, ${expr.source.trim()}), `
+      }rand(n) or @file.npy`,
     );
   }
   const fail = failer(target, expr.source);
@@ -803,7 +874,7 @@ function load(
     bytes = readFile(expr.path);
   } catch (error) {
     const detail = error instanceof Deno.errors.NotFound
-      ? `there is no file ${expr.path} (paths are relative to the current directory)`
+      ? `there is no file ${expr.path}${whereRelative(expr.path)}`
       : error instanceof Deno.errors.PermissionDenied
       ? `reading ${expr.path} is not permitted; run with --allow-read`
       : `cannot read ${expr.path}: ${error instanceof Error ? error.message : String(error)}`;

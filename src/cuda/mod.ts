@@ -86,6 +86,6 @@ export type { ArgumentSlot, SlotKind } from "../kernel/args.ts";
 export type { CacheSource } from "../kernel/cache.ts";
 export type { DimLimits } from "../kernel/dims.ts";
 export type { Direction, StagedArgument } from "./inout.ts";
-export type { AddressSpace, CType, Dialect } from "../kernel/ctypes.ts";
+export type { AddressSpace, CType, Dialect, VectorType } from "../kernel/ctypes.ts";
 export type { LoadAttempt } from "../../ffi/load.ts";
 export type { DType, HostArrayOf } from "../kernel/dtype.ts";

@@ -22,9 +22,32 @@ export interface SourcePosition {
 }
 
 /**
+ * Where a position of a kernel's text is, for messages: `file.ts:12:5` in the user's file where it is
+ * known, else `line 3, column 13` of the function's text.
+ *
+ * @example
+ * ```ts
+ * import { describePosition } from "./errors.ts";
+ * console.log(describePosition({ line: 3, column: 13 }, undefined)); // "line 3, column 13"
+ * console.log(describePosition({ line: 3, column: 13 }, { file: "k.ts", line: 12, column: 5 })); // "k.ts:12:5"
+ * ```
+ */
+export function describePosition(
+  at: SourcePosition,
+  where: { readonly file: string; readonly line: number; readonly column: number } | undefined,
+): string {
+  return where === undefined
+    ? `line ${at.line}, column ${at.column}`
+    : `${where.file}:${where.line}:${where.column}`;
+}
+
+/**
  * A kernel or device function uses JavaScript outside the subset the JIT translates. The message
- * names the construct and the fix; `line` and `column` locate it in the function's source text
- * (`fn.toString()`: for a TypeScript file, the text Deno ran after stripping types).
+ * names the construct and the fix, and where it is: `file`, `line` and `column` locate it in the file
+ * that called `jit()` or `device()` (the file you wrote, types and all), as `(at kernels.ts:12:5)`.
+ * Where that file cannot be read or the function is not found in it, `file` is undefined and `line`
+ * and `column` count from the start of the function's source text (`fn.toString()`), as
+ * `(line 3, column 13)`.
  *
  * @example
  * ```ts
@@ -39,10 +62,12 @@ export interface SourcePosition {
  * ```
  */
 export class JitError extends SyntaxError {
-  /** The 1-based line of the construct, relative to the function's source. */
+  /** The 1-based line of the construct: in {@link file}, or in the function's source text without one. */
   readonly line: number;
   /** The 1-based column of the construct. */
   readonly column: number;
+  /** The file the kernel was written in (relative to the current directory when inside it), if known. */
+  readonly file: string | undefined;
   /** The name of the kernel or device function. */
   readonly function: string;
 
@@ -52,13 +77,22 @@ export class JitError extends SyntaxError {
    * @param what `"kernel"` or `"device function"`
    * @param name the function's name
    * @param detail what is not supported and how to fix it
-   * @param at where it is
+   * @param at where it is in the function's source text
+   * @param where where that is in the user's file, when known
    */
-  constructor(what: string, name: string, detail: string, at: SourcePosition) {
-    super(`Cannot compile ${what} "${name}": ${detail} (line ${at.line}, column ${at.column})`);
+  constructor(
+    what: string,
+    name: string,
+    detail: string,
+    at: SourcePosition,
+    where?: { readonly file: string; readonly line: number; readonly column: number },
+  ) {
+    const place = describePosition(at, where);
+    super(`Cannot compile ${what} "${name}": ${detail} (${where === undefined ? place : `at ${place}`})`);
     this.name = "JitError";
-    this.line = at.line;
-    this.column = at.column;
+    this.line = where?.line ?? at.line;
+    this.column = where?.column ?? at.column;
+    this.file = where?.file;
     this.function = name;
   }
 }

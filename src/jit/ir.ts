@@ -6,6 +6,7 @@
  */
 
 import type { SourcePosition } from "./errors.ts";
+import type { Locate } from "./locate.ts";
 import type { ElementType, ReturnType, ScalarType, ValueType } from "./types.ts";
 
 /** A scalar parameter or local. */
@@ -286,6 +287,8 @@ export interface FunctionIR {
   readonly slots: number;
   /** The source position of each barrier, by id. */
   readonly barriers: readonly SourcePosition[];
+  /** Where a source position is in the user's file, when that can be known (for messages). */
+  readonly locate: Locate;
 }
 
 /** The direct subexpressions of an expression (array arguments of calls are not expressions). */

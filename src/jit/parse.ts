@@ -25,11 +25,12 @@ const OPTIONS: acorn.Options = { ecmaVersion: "latest", locations: true, sourceT
  * Parses a function's source (`fn.toString()`): a function expression or declaration, an arrow
  * function, or an object method (`add(a, b) { ... }`, which is read inside `({ ... })`).
  *
- * @param fail builds the error for a position and a detail
+ * @param fail builds the error for a position and a detail; `inFile` false for text that does not
+ * parse, which no function written in a file has, so that its position is not looked for in one
  */
 export function parseFunction(
   text: string,
-  fail: (detail: string, at: SourcePosition) => JitError,
+  fail: (detail: string, at: SourcePosition, inFile?: boolean) => JitError,
 ): ParsedFunction {
   const start: SourcePosition = { line: 1, column: 1 };
   if (/\{\s*\[native code\]\s*\}\s*$/.test(text)) {
@@ -54,6 +55,7 @@ export function parseFunction(
     throw fail(
       `its source does not parse as JavaScript: ${failure!.message.replace(/\s*\(\d+:\d+\)$/, "")}`,
       at,
+      false,
     );
   }
   const at = (n: acorn.Node): SourcePosition => {

@@ -11,7 +11,7 @@
 
 import { MATH_JS } from "./builtins.ts";
 import type { Geometry } from "./config.ts";
-import { JitSimulationError, type SourcePosition } from "./errors.ts";
+import { describePosition, JitSimulationError, type SourcePosition } from "./errors.ts";
 import { atomicAdd, atomicCAS, atomicExch, atomicMax, atomicMin, atomicSub } from "./intrinsics.ts";
 import {
   type ArrayBinding,
@@ -79,8 +79,9 @@ function compiled(fn: FunctionIR): Compiled {
 }
 
 function place(at: SourcePosition, fn: FunctionIR): string {
-  return `line ${at.line}, column ${at.column}${
-    fn.kind === "device" ? ` of device function "${fn.name}"` : ""
+  const where = fn.locate(at);
+  return `${describePosition(at, where)}${
+    fn.kind === "device" && where === undefined ? ` of device function "${fn.name}"` : ""
   }`;
 }
 

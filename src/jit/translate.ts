@@ -30,6 +30,7 @@ import {
   weakness,
 } from "./coerce.ts";
 import { JitError, type SourcePosition } from "./errors.ts";
+import { type Locate, locator } from "./locate.ts";
 import {
   type ArrayBinding,
   type BinaryOp,
@@ -118,6 +119,7 @@ class Translator {
   readonly #input: TranslateInput;
   readonly #what: string;
   readonly #parsed: ParsedFunction;
+  readonly #locate: Locate;
   readonly #scopes: Map<string, Entity>[] = [];
   readonly #barriers: SourcePosition[] = [];
   #slots = 0;
@@ -126,9 +128,11 @@ class Translator {
   constructor(input: TranslateInput) {
     this.#input = input;
     this.#what = input.kind === "kernel" ? "kernel" : "device function";
+    this.#locate = locator(input.source);
     this.#parsed = parseFunction(
       input.source,
-      (detail, at) => new JitError(this.#what, input.name, detail, at),
+      (detail, at, inFile = true) =>
+        inFile ? this.#error(detail, at) : new JitError(this.#what, input.name, detail, at),
     );
   }
 
@@ -166,13 +170,18 @@ class Translator {
       body,
       slots: this.#slots,
       barriers: this.#barriers,
+      locate: this.#locate,
     };
   }
 
   // ---- errors, scopes, bindings ----
 
+  #error(detail: string, at: SourcePosition): JitError {
+    return new JitError(this.#what, this.#input.name, detail, at, this.#locate(at));
+  }
+
   #fail(node: Node, detail: string): never {
-    throw new JitError(this.#what, this.#input.name, detail, this.#parsed.at(node));
+    throw this.#error(detail, this.#parsed.at(node));
   }
 
   #failer(node: Node): Fail {

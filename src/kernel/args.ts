@@ -6,7 +6,9 @@
  * @module
  */
 
-import type { DType } from "./dtype.ts";
+import { bfloat16Bits } from "./bfloat16.ts";
+import type { VectorType } from "./ctypes.ts";
+import { type DType, DTYPES } from "./dtype.ts";
 import type { KernelParam } from "./signature.ts";
 
 /** Turns whatever a pointer argument may be (an allocation, a buffer, a bigint address) into its 64-bit value. */
@@ -46,7 +48,10 @@ function shown(value: unknown): string {
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (value === null) return "null";
   const kind = typeof value === "object" ? value.constructor?.name ?? "object" : typeof value;
-  return `${/^[aeiouAEIOU]/.test(kind) ? "an" : "a"} ${kind}`;
+  const length = Array.isArray(value) || ArrayBuffer.isView(value)
+    ? ` of length ${(value as ArrayLike<unknown>).length}`
+    : "";
+  return `${/^[aeiouAEIOU]/.test(kind) ? "an" : "a"} ${kind}${length}`;
 }
 
 function integerWriter(bits: 8 | 16 | 32, signed: boolean): SlotWriter {
@@ -98,19 +103,11 @@ function floatWriter(set: (view: DataView, offset: number, v: number) => void): 
   };
 }
 
-/** Rounds a number to the nearest bfloat16 (ties to even) and returns its bits. */
-export function toBfloat16Bits(value: number): number {
-  const f = new Float32Array([value]);
-  const u = new Uint32Array(f.buffer)[0]!;
-  if (Number.isNaN(value)) return 0x7fc0;
-  return ((u + 0x7fff + ((u >>> 16) & 1)) >>> 16) & 0xffff;
-}
-
 const WRITERS: Record<DType, SlotWriter> = {
   float32: floatWriter((view, offset, v) => view.setFloat32(offset, v, true)),
   float64: floatWriter((view, offset, v) => view.setFloat64(offset, v, true)),
   float16: floatWriter((view, offset, v) => view.setFloat16(offset, v, true)),
-  bfloat16: floatWriter((view, offset, v) => view.setUint16(offset, toBfloat16Bits(v), true)),
+  bfloat16: floatWriter((view, offset, v) => view.setUint16(offset, bfloat16Bits(v), true)),
   int8: integerWriter(8, true),
   uint8: integerWriter(8, false),
   int16: integerWriter(16, true),
@@ -128,6 +125,34 @@ const WRITERS: Record<DType, SlotWriter> = {
     view.setUint8(offset, value ? 1 : 0);
   },
 };
+
+/**
+ * Writes a vector (CUDA's `float3`, OpenCL's `int4`) from an array or typed array of exactly its
+ * lanes, each element checked as its scalar type is; an OpenCL 3-vector's fourth slot is left zero.
+ */
+function vectorWriter(vector: VectorType, param: KernelParam): SlotWriter {
+  const write = WRITERS[vector.element];
+  const step = SCALAR_SIZES[vector.element];
+  // Each element is checked as a parameter of its own, `float v[1]`, for messages.
+  const text = DTYPES[vector.element].cuda;
+  const lanes = Array.from(
+    { length: vector.lanes },
+    (_, i) => ({ ...param, text, name: `${param.name}[${i}]` }),
+  );
+  return (view, offset, value, param, kernel) => {
+    const values = value as ArrayLike<unknown>;
+    if (!(Array.isArray(value) || ArrayBuffer.isView(value)) || values.length !== vector.lanes) {
+      throw new TypeError(
+        `Cannot pass ${shown(value)} to ${describe(param, kernel)}: it takes ${vector.lanes} values of ${
+          DTYPES[vector.element].cuda
+        }, as an array or typed array of length ${vector.lanes}`,
+      );
+    }
+    for (let i = 0; i < vector.lanes; i++) {
+      write(view, offset + i * step, values[i], lanes[i]!, kernel);
+    }
+  };
+}
 
 /** `resolve(value)`, with an error that does not say which parameter it was given for made to say so. */
 function resolveFor(resolve: PointerResolver, value: unknown, param: KernelParam, kernel: string): bigint {
@@ -168,6 +193,11 @@ export interface ArgumentSlot {
   readonly offset: number;
   /** Bytes the value occupies. */
   readonly size: number;
+}
+
+/** Where the next slot goes: `offset` rounded up to `align`. */
+function aligned(offset: number, align: number): number {
+  return Math.ceil(offset / align) * align;
 }
 
 /**
@@ -219,6 +249,7 @@ export class ArgumentBlock {
     for (const param of params) {
       let kind: SlotKind;
       let size: number;
+      let align: number | undefined;
       if (param.pointer && param.addressSpace === "local") {
         kind = "local";
         size = 8;
@@ -234,14 +265,20 @@ export class ArgumentBlock {
         size = SCALAR_SIZES[param.dtype];
         this.#resolvers.push(undefined);
         this.#writers.push(WRITERS[param.dtype]);
+      } else if (param.vector !== undefined) {
+        kind = "scalar";
+        size = param.vector.size;
+        align = param.vector.align;
+        this.#resolvers.push(undefined);
+        this.#writers.push(vectorWriter(param.vector, param));
       } else {
         throw new TypeError(
           `Cannot pass ${
             describe(param, kernel)
-          }: type "${param.base}" by value is not supported; pass a pointer, or a scalar type`,
+          }: type "${param.base}" by value is not supported; pass a pointer, a scalar type or a vector type`,
         );
       }
-      offset = Math.ceil(offset / size) * size;
+      offset = aligned(offset, align ?? size);
       slots.push({ param, kind, offset, size });
       offset += size;
     }
@@ -256,8 +293,9 @@ export class ArgumentBlock {
     this.#i32 = new Int32Array(this.storage);
     this.#u32 = new Uint32Array(this.storage);
     this.#fast = Uint8Array.from(slots, fastKind);
-    // Offsets are aligned to the value's size, so each is a whole index into the view of that width.
-    this.#at = Uint32Array.from(slots, (s) => s.offset / s.size);
+    // Offsets of the fast slots are aligned to the value's size, so each is a whole index into the view
+    // of that width (a vector's slot is written by its writer, never through these views).
+    this.#at = Uint32Array.from(slots, (s) => Math.floor(s.offset / s.size));
   }
 
   /** Writes argument `index`, checking it against the declared type. */

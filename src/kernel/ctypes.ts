@@ -4,13 +4,38 @@
  * @module
  */
 
-import type { DType } from "./dtype.ts";
+import { type DType, DTYPES } from "./dtype.ts";
 
 /** Which C dialect a declaration is written in. */
 export type Dialect = "cuda" | "opencl";
 
 /** OpenCL address spaces a pointer parameter can point into. */
 export type AddressSpace = "global" | "local" | "constant" | "private";
+
+/**
+ * A vector type passed by value: CUDA's `float3`, `int4`, `uchar4`, `__half2`; OpenCL's `float4`,
+ * `int8`, `float16`. Its layout follows the headers: CUDA's `vector_types.h` aligns 2-vectors to twice
+ * the element, 4-vectors to four times it (at most 16, or 32 for the `_32a` types) and 3-vectors to
+ * the element alone (`float3` is 12 bytes); OpenCL aligns every vector to its size, and a 3-vector
+ * takes the room of 4 (`float3` is 16 bytes).
+ *
+ * @example
+ * ```ts
+ * import { parseParameterList } from "@cudeno/cudeno/cuda";
+ * const [v] = parseParameterList("float3 v", "cuda");
+ * console.log(v.vector); // { element: "float32", lanes: 3, size: 12, align: 4 }
+ * ```
+ */
+export interface VectorType {
+  /** The type of each element. */
+  readonly element: DType;
+  /** How many elements it holds. */
+  readonly lanes: number;
+  /** Its size in bytes (`sizeof`). */
+  readonly size: number;
+  /** Its alignment in bytes. */
+  readonly align: number;
+}
 
 /** One parsed parameter type. */
 export interface CType {
@@ -26,6 +51,8 @@ export interface CType {
   readonly addressSpace: AddressSpace | undefined;
   /** The base type name without qualifiers or stars: `float`, `unsigned int`, `float4`. */
   readonly base: string;
+  /** For a vector type (`float4`, `int2`), its element type and layout; undefined for other types. */
+  readonly vector: VectorType | undefined;
 }
 
 const QUALIFIERS = new Set(["const", "volatile", "__grid_constant__", "struct"]);
@@ -77,6 +104,72 @@ const NAMED: Record<Dialect, Record<string, DType>> = {
     uintptr_t: "uint64",
   },
 };
+
+/** The element of each vector family, as the type names spell it (`uint4` is four uint32). */
+const VECTOR_ELEMENTS: Record<Dialect, Record<string, DType>> = {
+  cuda: {
+    char: "int8",
+    uchar: "uint8",
+    short: "int16",
+    ushort: "uint16",
+    int: "int32",
+    uint: "uint32",
+    long: "int64",
+    ulong: "uint64",
+    longlong: "int64",
+    ulonglong: "uint64",
+    float: "float32",
+    double: "float64",
+  },
+  opencl: {
+    char: "int8",
+    uchar: "uint8",
+    short: "int16",
+    ushort: "uint16",
+    int: "int32",
+    uint: "uint32",
+    long: "int64",
+    ulong: "uint64",
+    float: "float32",
+    double: "float64",
+    half: "float16",
+  },
+};
+
+/** CUDA's pairs of 16-bit floats, 4 bytes aligned to 4. */
+const CUDA_PAIRS: Record<string, DType> = {
+  __half2: "float16",
+  half2: "float16",
+  __nv_bfloat162: "bfloat16",
+  nv_bfloat162: "bfloat16",
+};
+
+/** The vector type a base type name stands for, or undefined. */
+function vectorType(base: string, dialect: Dialect): VectorType | undefined {
+  if (dialect === "cuda" && Object.hasOwn(CUDA_PAIRS, base)) {
+    return { element: CUDA_PAIRS[base]!, lanes: 2, size: 4, align: 4 };
+  }
+  const m = dialect === "cuda"
+    ? /^([a-z]+?)([1-4])(_16a|_32a)?$/.exec(base)
+    : /^([a-z]+?)(2|3|4|8|16)()$/.exec(base);
+  if (m === null || !Object.hasOwn(VECTOR_ELEMENTS[dialect], m[1]!)) return undefined;
+  const element = VECTOR_ELEMENTS[dialect][m[1]!]!;
+  const lanes = Number(m[2]);
+  const bytes = DTYPES[element].size;
+  if (dialect === "opencl") {
+    const size = bytes * (lanes === 3 ? 4 : lanes);
+    return { element, lanes, size, align: size };
+  }
+  if (m[3] !== undefined && (lanes !== 4 || bytes !== 8)) return undefined; // only double4_32a and its kin
+  const align = lanes === 1 || lanes === 3
+    ? bytes
+    : lanes === 2
+    ? 2 * bytes
+    : m[3] === "_32a"
+    ? 32
+    : Math.min(4 * bytes, 16);
+  return { element, lanes, size: Math.ceil((lanes * bytes) / align) * align, align };
+}
 
 const INTEGER_WORDS = new Set(["signed", "unsigned", "char", "short", "int", "long"]);
 
@@ -142,5 +235,6 @@ export function parseCType(source: string, dialect: Dialect): CType {
     isConst,
     addressSpace,
     base,
+    vector: words.length === 1 ? vectorType(base, dialect) : undefined,
   };
 }

@@ -1,7 +1,8 @@
 /**
  * OpenCL kernel launches: `kernel(queue, globalSize, localSize, ...args)`, packing each argument by
- * the kernel's declared type (`int`, `uint`, `long`, `float`, `double`, `char`, `short`, `__global`
- * pointers, `__local` sizes). Arguments unchanged since the last launch are not set again.
+ * the kernel's declared type (`int`, `uint`, `long`, `float`, `double`, `char`, `short`, vectors such as
+ * `float4` from an array of their length, `__global` pointers, `__local` sizes). Arguments unchanged
+ * since the last launch are not set again.
  *
  * @module
  */
@@ -116,7 +117,8 @@ export function makeKernel(program: Program, sig: KernelSignature): Kernel {
     if (released) throw new TypeError(`Cannot launch ${name}(): the kernel was released`);
     const slot = block.slots[index]!;
     if (value === last[index]) {
-      if (slot.kind !== "pointer") return;
+      // A number, or a LocalMemory (whose size never changes); a vector's array may have been changed.
+      if (slot.kind === "local" || (slot.kind === "scalar" && typeof value !== "object")) return;
       if (value instanceof Buffer && !value.freed && value.handleValue === lastHandle[index]) return;
     }
     block.write(index, value);

@@ -36,7 +36,7 @@ export {
 } from "./buffer.ts";
 export { type CopyOptions, enqueueCopy, enqueueFillBuffer } from "./copy.ts";
 export { Event, type EventProfile } from "./event.ts";
-export { Program } from "./program.ts";
+export { Program, type ProgramOptions } from "./program.ts";
 export type { Kernel, KernelWorkGroupInfo } from "./kernel.ts";
 export { LocalMemory } from "../kernel/args.ts";
 export { LibraryNotFoundError } from "../../ffi/load.ts";

@@ -13,6 +13,8 @@ import type { Device } from "./platform.ts";
 import { type Kernel, makeKernel } from "./kernel.ts";
 import { type KernelSignature, parseKernels } from "../kernel/signature.ts";
 import { quietly, safeRegistry } from "../kernel/cleanup.ts";
+import { pointAtUserFile } from "./build_log.ts";
+import { withoutCompilerSummary } from "./quiet_build.ts";
 
 const CL_PROGRAM_BUILD_LOG = 0x1183;
 const CL_BUILD_PROGRAM_FAILURE = -11;
@@ -20,8 +22,28 @@ const CL_BUILD_PROGRAM_FAILURE = -11;
 const programs = safeRegistry<Deno.PointerObject>((handle) => libopencl.get().clReleaseProgram(handle));
 
 /**
+ * How a {@link Program} names its source.
+ *
+ * @example
+ * ```ts
+ * import * as cl from "@cudeno/cudeno/opencl";
+ * const ctx = cl.createSomeContext();
+ * const source = Deno.readTextFileSync("kernels/saxpy.cl");
+ * const prg = new cl.Program(ctx, source, { filename: "kernels/saxpy.cl" }).build();
+ * ```
+ */
+export interface ProgramOptions {
+  /**
+   * The file the source came from, which build errors and warnings name with the line and column
+   * (`saxpy.cl:3:27: error: ...`). Default `"<source>"`.
+   */
+  readonly filename?: string;
+}
+
+/**
  * OpenCL C source for a context (PyOpenCL's `cl.Program`). Call {@link build}, then
- * {@link getKernel}.
+ * {@link getKernel}. Build errors and warnings name `options.filename` (default `<source>`) and the
+ * line and column in it, never the driver's temporary copy.
  *
  * @example
  * ```ts
@@ -36,14 +58,16 @@ export class Program {
   readonly context: Context;
   /** The OpenCL C source. */
   readonly source: string;
+  /** The name build errors and warnings give the source: the file it came from, or `<source>`. */
+  readonly filename: string;
   readonly #handle: Deno.PointerObject;
   #signatures: readonly KernelSignature[] | undefined;
   #built = false;
   #released = false;
   #kernels = new Map<string, Kernel>();
 
-  /** Creates the program (it is compiled by {@link build}). */
-  constructor(context: Context, source: string) {
+  /** Creates the program (it is compiled by {@link build}); `options.filename` names it in build logs. */
+  constructor(context: Context, source: string, options: ProgramOptions = {}) {
     const text = new TextEncoder().encode(source + "\0");
     const strings = new BigUint64Array([Deno.UnsafePointer.value(Deno.UnsafePointer.of(text))]);
     const err = new Int32Array(1);
@@ -51,6 +75,7 @@ export class Program {
     checkCL(err[0]!, "clCreateProgramWithSource");
     this.context = context;
     this.source = source;
+    this.filename = options.filename ?? "<source>";
     this.#handle = handle!;
     programs.register(this, this.#handle, this);
   }
@@ -77,37 +102,44 @@ export class Program {
     return this.#signatures;
   }
 
-  /** The build log of `device` (default: the context's first device): warnings after a successful build. */
+  /**
+   * The build log of `device` (default: the context's first device): warnings after a successful
+   * build, naming {@link filename} and the line and column.
+   */
   buildLog(device: Device = this.context.device): string {
     const lib = libopencl.get();
     const program = this.unsafeHandle;
     const query: InfoQuery = (_, param, size, value, sizeRet) =>
       lib.clGetProgramBuildInfo(program, device.unsafeHandle, param, size, value, sizeRet);
-    return infoString(query, null, CL_PROGRAM_BUILD_LOG, "clGetProgramBuildInfo");
+    return pointAtUserFile(
+      infoString(query, null, CL_PROGRAM_BUILD_LOG, "clGetProgramBuildInfo"),
+      this.filename,
+    );
   }
 
   /**
    * Compiles the program for the context's devices with `options` (`["-cl-fast-relaxed-math"]`).
+   * The compiler's own summary lines (PoCL's `1 warning generated.`) are kept off standard error
+   * where cudeno can (Linux, main thread); the diagnostics themselves are in {@link buildLog}.
    *
-   * @throws {OpenCLError} `CL_BUILD_PROGRAM_FAILURE` carrying the compiler's log in `log` and the message.
+   * @throws {OpenCLError} `CL_BUILD_PROGRAM_FAILURE` carrying the compiler's log in `log` and the
+   * message, naming {@link filename} and the line and column of each error.
    */
   build(options: string | readonly string[] = []): this {
     const text = typeof options === "string" ? options : options.join(" ");
     const devices = this.context.devices;
     const ids = new BigUint64Array(devices.map((d) => Deno.UnsafePointer.value(d.unsafeHandle)));
-    const code = libopencl.get().clBuildProgram(
-      this.unsafeHandle,
-      ids.length,
-      ids,
-      new TextEncoder().encode(text + "\0"),
-      null,
-      null,
+    const program = this.unsafeHandle;
+    const flags = new TextEncoder().encode(text + "\0");
+    const code = withoutCompilerSummary(() =>
+      libopencl.get().clBuildProgram(program, ids.length, ids, flags, null, null)
     );
+    const detail = ` (${this.filename}, options: "${text}")`;
     if (code === CL_BUILD_PROGRAM_FAILURE) {
       const log = devices.map((d) => `${d.name}:\n${this.buildLog(d)}`).join("\n");
-      throw new OpenCLError(code, "clBuildProgram", ` (options: "${text}")`, log);
+      throw new OpenCLError(code, "clBuildProgram", detail, log);
     }
-    checkCL(code, "clBuildProgram", ` (options: "${text}")`);
+    checkCL(code, "clBuildProgram", detail);
     this.#built = true;
     return this;
   }

@@ -205,7 +205,9 @@ eachBackend("sum, mean, min, max, dot and norm of 2^20 float32 values match a fl
     assert.ok(Math.abs(got - want) <= 1e-6 * scale, `got ${got}, want ${want}`);
   close(gx.sum(), sum, Math.sqrt(n));
   close(ga.mean(gx), sum / n, 1e-3);
-  close(gx.dot(gy), dot, Math.sqrt(n));
+  const product = gx.dot(gy); // two 1-D arrays: a host number
+  assert.equal(typeof product, "number");
+  close(product as number, dot, Math.sqrt(n));
   close(ga.norm(gx), Math.sqrt(sq), 1);
   assert.equal(gx.min(), min);
   assert.equal(ga.max(gx), max);

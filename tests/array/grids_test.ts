@@ -44,6 +44,10 @@ eachBackend("linspace() gives NumPy's values, with stop exactly last", () => {
 eachBackend("linspace() into float64 and integer dtypes: integers take the floor, as NumPy 2", () => {
   using ints = ga.linspace(-1, 2, 7, { endpoint: false, dtype: "int32" });
   assertArray(ints, [7], ([i]) => Math.floor(hostLinspace(-1, 2, 7, false)[i!]!));
+  // 3 * (8 / 6) - 5 is -1 when the product rounds first, as NumPy computes it; a fused multiply-add
+  // would give -1.0000000000000002, whose floor is -2.
+  using rounded = ga.linspace(-5, 3, 7, { dtype: "int32" });
+  assertArray(rounded, [7], ([i]) => [-5, -4, -3, -1, 0, 1, 3][i!]!);
   using probe = ga.zeros(1);
   if (!probe.backend.supports("float64")) return;
   using wide = ga.linspace(0, 1, 11, { dtype: "float64" });

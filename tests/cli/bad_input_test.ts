@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { writeNpy } from "../../src/kernel/npy.ts";
 import { cudaProblem, cudaTest, openclTest } from "../_backends.ts";
-import { assertUsageExit, cudeno, tempDir } from "./_cli.ts";
+import { assertUsageExit, cudeno, ROOT, tempDir } from "./_cli.ts";
 
 const run = (...args: string[]) => cudeno(["run", ...args]);
 
@@ -27,6 +27,13 @@ for (const ext of ["cl", "cu"]) {
     assertUsageExit(
       await run(file("saxpy"), "--arg", "b=2"),
       /^cudeno: Cannot use --arg b=2: saxpy has no parameter b \(its parameters are n, a, x, y\)$/,
+    );
+  });
+
+  Deno.test(`cudeno run says an int parameter needs an integer when given a word (.${ext})`, async () => {
+    assertUsageExit(
+      await run(file("saxpy"), "--arg", "n=abc"),
+      /^cudeno: Cannot use --arg n=abc: n \(int\) needs an integer and got abc, which is neither a number nor one of saxpy's parameters \(n, a, x, y\)$/,
     );
   });
 
@@ -83,7 +90,15 @@ for (const ext of ["cl", "cu"]) {
     );
     assertUsageExit(
       await run(file("saxpy"), "--arg", `x=@${tmp.path}/none.npy`),
-      /there is no file .*none\.npy \(paths are relative to the current directory\)$/,
+      /there is no file \/.*none\.npy$/,
+    );
+    assertUsageExit(
+      await run(file("saxpy"), "--arg", "x=@none.npy"),
+      new RegExp(
+        `there is no file none\\.npy \\(paths are relative to the current directory, ${
+          ROOT.slice(0, -1)
+        }\\)$`,
+      ),
     );
   });
 
@@ -198,5 +213,43 @@ openclTest("cudeno run rejects an OpenCL device that is not there, listing the d
   assertUsageExit(
     await run("kernels/saxpy.cl", "--block", "1000000"),
     /a work-group of 1000000 items exceeds/,
+  );
+});
+
+function withoutInitCwd(): Record<string, string> {
+  const env = Deno.env.toObject();
+  delete env.INIT_CWD;
+  return env;
+}
+
+Deno.test("deno task cudeno run from a subfolder reads the paths the user typed from that subfolder", async () => {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "cudeno", "run", "saxpy.cl", "--list", "--json"],
+    cwd: `${ROOT}kernels`,
+    // deno task keeps an INIT_CWD it inherits (this suite may itself run under deno task): start afresh.
+    clearEnv: true,
+    env: { ...withoutInitCwd(), NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(output.stderr);
+  assert.equal(output.code, 0, stderr);
+  const listed = JSON.parse(new TextDecoder().decode(output.stdout));
+  assert.deepEqual(listed.kernels.map((k: { name: string }) => k.name), ["saxpy"]);
+});
+
+Deno.test("an INIT_CWD outside the folder cudeno runs in, inherited from another task, is not followed", async () => {
+  using dir = tempDir();
+  Deno.writeTextFileSync(`${dir.path}/here.cl`, "__kernel void here(__global float *x) {}\n");
+  const result = await cudeno(["run", "here.cl", "--list"], { cwd: dir.path, env: { INIT_CWD: ROOT } });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /here/);
+});
+
+Deno.test("a missing file's message names the folder relative paths are read from", async () => {
+  using dir = tempDir();
+  assertUsageExit(
+    await cudeno(["run", "nothing.cl"], { cwd: dir.path }),
+    new RegExp(`there is no such file \\(paths are relative to the current directory, ${dir.path}\\)$`),
   );
 });

@@ -52,7 +52,19 @@ Deno.test("bindArgs() rejects names that are not parameters, in --arg and in exp
   );
   rejects(
     () => bindArgs(saxpy!, ["n=m", "a=1", "x=rand(n)", "y=rand(n)"]),
-    /^Cannot use n=m: m is not a parameter of saxpy/,
+    /^Cannot use --arg n=m: n \(int\) needs an integer and got m, which is neither a number nor one of saxpy's parameters \(n, a, x, y\)$/,
+  );
+  rejects(
+    () => bindArgs(saxpy!, ["n=abc", "a=1", "x=rand(n)", "y=rand(n)"]),
+    /^Cannot use --arg n=abc: n \(int\) needs an integer and got abc, which is neither/,
+  );
+  rejects(
+    () => bindArgs(saxpy!, ["n=4", "a=two * 1", "x=rand(n)", "y=rand(n)"]),
+    /^Cannot use --arg a=two \* 1: a \(float\) needs a number and got two \* 1, where two is neither a number nor/,
+  );
+  rejects(
+    () => bindArgs(saxpy!, ["n=4", "a=1", "x=rand(n)", "y=data"]),
+    /^Cannot use --arg y=data: y \(float \*\) needs an array, such as rand\(1024\), zeros\(n\) or @file\.npy and got data/,
   );
 });
 
@@ -66,11 +78,36 @@ Deno.test("bindArgs() rejects values that refer to each other in a cycle", () =>
 Deno.test("bindArgs() rejects templates and parameters whose type cudeno cannot make", () => {
   const [template] = parseKernels("template <typename T> __global__ void t(T *x) {}", "cuda");
   rejects(() => bindArgs(template!, ["x=ones(1)"]), /^Cannot run t: it is a template/);
-  const [vector] = parseKernels("__kernel void v(float4 f, __global float *x) {}", "opencl");
+  const [struct] = parseKernels("__kernel void v(struct pair f, __global float *x) {}", "opencl");
   rejects(
-    () => bindArgs(vector!, ["f=1", "x=ones(1)"]),
-    /^Cannot run v: parameter f \(float4\) is float4 by value/,
+    () => bindArgs(struct!, ["f=1", "x=ones(1)"]),
+    /^Cannot run v: parameter f \(struct pair\) is pair by value, which cudeno run cannot make/,
   );
+  const [pointer] = parseKernels("__kernel void p(__global float4 *f) {}", "opencl");
+  rejects(
+    () => bindArgs(pointer!, ["f=ones(1)"]),
+    /parameter f \(__global float4 \*\) is a pointer to float4/,
+  );
+});
+
+Deno.test("bindArgs() binds a vector parameter from a list of values, each converted to the element type", () => {
+  const [k] = parseKernels("__global__ void k(float3 v, int n, uchar4 c, longlong2 l) {}", "cuda");
+  const { args } = bindArgs(k!, ["n=8", "v=0.1, n/2, -1", "c=0,1,2,255", "l=2**62,-1"]);
+  assert.deepEqual(args.map((a) => a.kind === "vector" ? a.values : undefined), [
+    [Math.fround(0.1), 4, -1],
+    undefined,
+    [0, 1, 2, 255],
+    [2n ** 62n, -1n],
+  ]);
+  rejects(
+    () => bindArgs(k!, ["n=8", "v=1,2,3", "c=0,1,2,256", "l=1,2"]),
+    /parameter c is uchar4 \(element 3: unsigned char\), which holds 0 to 255/,
+  );
+  rejects(
+    () => bindArgs(k!, ["n=8,9", "v=1,2,3", "c=0,1,2,3", "l=1,2"]),
+    /parameter n is int, a scalar, but 8,9 lists 2 values/,
+  );
+  rejects(() => bindArgs(k!, ["n=v", "v=1,2,3", "c=0,1,2,3", "l=1,2"]), /'v' is an array argument/);
   const [untyped] = parseKernels("__global__ void u(void *p) {}", "cuda");
   rejects(() => bindArgs(untyped!, ["p=ones(1)"]), /parameter p \(void \*\) is a pointer to void/);
 });

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { type DType, DTYPES } from "../../src/kernel/dtype.ts";
-import { roundBfloat16 } from "../../src/cli/bfloat16.ts";
+import { roundBfloat16 } from "../../src/kernel/bfloat16.ts";
 import { NpyError, readNpy, writeNpy } from "../../src/kernel/npy.ts";
 import { UsageError } from "../../src/cli/usage_error.ts";
 import {

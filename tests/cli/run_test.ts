@@ -220,3 +220,51 @@ Deno.test("cudeno reports an internal error in one line, and its stack only with
     Deno.env.delete("CUDENO_DEBUG");
   }
 });
+
+openclTest("cudeno run passes a vector parameter from a list of values, v=X,Y,Z", async () => {
+  using tmp = tempDir();
+  const file = `${tmp.path}/spread.cl`;
+  Deno.writeTextFileSync(
+    file,
+    `__kernel void spread(__global float *out, float3 v, int2 i, int n) {
+  int k = get_global_id(0);
+  if (k < n) out[k] = k % 3 == 0 ? v.x : k % 3 == 1 ? v.y : v.z + i.x * i.y;
+}
+`,
+  );
+  const result = await cudeno([
+    "run",
+    file,
+    "--arg",
+    "n=6",
+    "--arg",
+    "v=0.5,n/4,-2",
+    "--arg",
+    "i=3,-1",
+    "--arg",
+    "out=zeros(n)",
+    "--out",
+    `out=${tmp.path}/out.npy`,
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  const { data } = readNpy(Deno.readFileSync(`${tmp.path}/out.npy`));
+  assert.deepEqual([...data as Float32Array], [0.5, 1.5, -5, 0.5, 1.5, -5]);
+});
+
+Deno.test("cudeno run says how many values a vector takes, and rejects an array for one", async () => {
+  using tmp = tempDir();
+  const file = `${tmp.path}/v.cl`;
+  Deno.writeTextFileSync(file, "__kernel void f(__global float *out, float4 v) {}\n");
+  assertUsageExit(
+    await cudeno(["run", file, "--arg", "out=zeros(4)", "--arg", "v=1,2,3"]),
+    /^cudeno: Cannot use v=1,2,3: parameter v is float4, which takes 4 values, as v=1,2,3,4; got 3$/,
+  );
+  assertUsageExit(
+    await cudeno(["run", file, "--arg", "out=zeros(4)", "--arg", "v=rand(4)"]),
+    /parameter v is float4, a vector of 4 values, but rand\(\.\.\.\) makes an array; give its values as v=1,2,3,4$/,
+  );
+  assertUsageExit(
+    await cudeno(["run", file, "--arg", "out=zeros(4)"]),
+    /no value for v \(float4\); give it with --arg, e\.g\. --arg v=1\.5,1\.5,1\.5,1\.5$/,
+  );
+});

@@ -115,6 +115,45 @@ export function use(program: cl.Program, queue: cl.CommandQueue, x: cl.Buffer): 
   assert.match(bad.output, /Found 3 errors/);
 });
 
+Deno.test("cudeno types types a vector parameter as a tuple of its length or its element's typed array", async () => {
+  using tmp = tempDir();
+  const source = `${tmp.path}/vec.cu`;
+  Deno.writeTextFileSync(
+    source,
+    "__global__ void set_them(float3 *dest, float3 x, int2 i, longlong2 l) {}\n",
+  );
+  await generate(tmp.path, source, CUDA_MOD, "vec_kernels.ts");
+  Deno.writeTextFileSync(
+    `${tmp.path}/good.ts`,
+    `import type * as cuda from "${CUDA_MOD}";
+import { kernels } from "./vec_kernels.ts";
+export function use(mod: cuda.Module, dest: cuda.DeviceAllocation): void {
+  const { set_them } = kernels(mod);
+  set_them(dest, [1, 2, 3], Int32Array.of(1, 2), [1n, 2], { block: 32 });
+  set_them(dest, Float32Array.of(1, 2, 3), [1, 2], BigInt64Array.of(1n, 2n), { block: 32 });
+}
+`,
+  );
+  Deno.writeTextFileSync(
+    `${tmp.path}/bad.ts`,
+    `import type * as cuda from "${CUDA_MOD}";
+import { kernels } from "./vec_kernels.ts";
+export function use(mod: cuda.Module, dest: cuda.DeviceAllocation): void {
+  const { set_them } = kernels(mod);
+  set_them(dest, [1, 2], [1, 2], [1, 2], { block: 32 });
+  set_them(dest, 1.5, [1, 2], [1, 2], { block: 32 });
+  set_them(dest, Float64Array.of(1, 2, 3), [1, 2], [1, 2], { block: 32 });
+}
+`,
+  );
+  const good = await check(tmp.path, "good.ts");
+  assert.equal(good.code, 0, good.output);
+  const bad = await check(tmp.path, "bad.ts");
+  assert.notEqual(bad.code, 0);
+  for (const line of [5, 6, 7]) assert.match(bad.output, new RegExp(`bad\\.ts:${line}:`));
+  assert.match(bad.output, /Found 3 errors/);
+});
+
 openclTest("the generated OpenCL launchers run a kernel file's kernels for real", async () => {
   using tmp = tempDir();
   await generate(tmp.path, "kernels/saxpy.cl", OPENCL_MOD, "saxpy_kernels.ts");
@@ -153,14 +192,14 @@ Deno.test("cudeno types leaves out templates and by-value types it cannot pass, 
   const source = `${tmp.path}/mixed.cu`;
   Deno.writeTextFileSync(
     source,
-    "template <typename T> __global__ void t(T *x) {}\n__global__ void v(float4 f) {}\n__global__ void ok(double *in, bool flag, long long n) {}\n",
+    "template <typename T> __global__ void t(T *x) {}\nstruct pair { int a, b; };\n__global__ void v(pair f) {}\n__global__ void ok(double *in, bool flag, long long n) {}\n",
   );
   const result = await cudeno(["types", source]);
   assert.equal(result.code, 0);
   assert.equal(
     result.stderr,
     "cudeno: left out t (line 1): it is a template; type an instantiation by hand\n" +
-      "cudeno: left out v (line 2): parameter f is float4 by value, which cudeno cannot pass\n",
+      "cudeno: left out v (line 3): parameter f is pair by value, which cudeno cannot pass\n",
   );
   assert.match(result.stdout, /^\/\/ Left out: t \(line 1\): it is a template/m);
   assert.match(

@@ -386,7 +386,7 @@ Deno.test("materializeArray() loads a .npy file of the parameter's dtype", () =>
   );
   assertUsageError(
     () => array("@missing.npy", "float32", { readFile }),
-    "Cannot use a=@missing.npy: there is no file missing.npy (paths are relative to the current directory)",
+    `Cannot use a=@missing.npy: there is no file missing.npy (paths are relative to the current directory, ${Deno.cwd()})`,
   );
   assertUsageError(
     () => array("@broken.npy", "float32", { readFile: () => new Uint8Array(3) }),

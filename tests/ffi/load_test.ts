@@ -1,5 +1,15 @@
 import assert from "node:assert/strict";
-import { candidatePaths, LazyLibrary, LibraryNotFoundError, loadLibrary } from "../../ffi/load.ts";
+import {
+  candidatePaths,
+  DIAGNOSE_COMMAND,
+  LazyLibrary,
+  LibraryNotFoundError,
+  loadLibrary,
+} from "../../ffi/load.ts";
+import { driverSpec } from "../../ffi/cuda.ts";
+import { nvrtcSpec } from "../../ffi/nvrtc.ts";
+import { cublasSpec } from "../../ffi/cublas.ts";
+import { openclSpec } from "../../ffi/opencl.ts";
 
 const spec = {
   what: "a test library",
@@ -32,6 +42,25 @@ Deno.test("loadLibrary() lists every path tried and the variable to set", () => 
   assert.match(err.message, /\/nonexistent\/a\/libcudeno-missing\.so\.1: /);
 });
 
+Deno.test("LibraryNotFoundError names each path once and ends with the command that diagnoses the machine", () => {
+  let err: unknown;
+  try {
+    loadLibrary(spec);
+  } catch (e) {
+    err = e;
+  }
+  assert.ok(err instanceof LibraryNotFoundError);
+  const lines = err.message.split("\n");
+  for (const { path } of err.tried) {
+    const line = lines.find((l) => l.startsWith(`  ${path}: `));
+    assert.ok(line !== undefined, `no line for ${path}`);
+    assert.equal(line.split(path).length, 2, `"${line}" names ${path} more than once`);
+  }
+  assert.doesNotMatch(err.message, /Could not open library/);
+  assert.equal(lines.at(-1), `To see what this machine has, run ${DIAGNOSE_COMMAND}`);
+  assert.match(DIAGNOSE_COMMAND, /deno run -A jsr:@cudeno\/cudeno\/cli info/);
+});
+
 Deno.test("loadLibrary() tries only the environment override when it is set", () => {
   Deno.env.set("CUDENO_TEST_LIB", "/nonexistent/override.so");
   try {
@@ -58,4 +87,90 @@ Deno.test("LazyLibrary opens nothing until first use and remembers a failure", (
   assert.equal(lazy.available(), false);
   assert.throws(() => lazy.get(), LibraryNotFoundError);
   assert.equal(built, 1);
+});
+
+/** Runs `fn` with the environment variables set as given (undefined: unset), then puts them back. */
+function withEnv(vars: Record<string, string | undefined>, fn: () => void): void {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, Deno.env.get(k)]));
+  const put = (values: Record<string, string | undefined>) => {
+    for (const [k, v] of Object.entries(values)) v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
+  };
+  put(vars);
+  try {
+    fn();
+  } finally {
+    put(saved);
+  }
+}
+
+const NO_PYTHON = { VIRTUAL_ENV: undefined, CONDA_PREFIX: undefined, CUDA_HOME: undefined };
+
+Deno.test("the CUDA driver is nvcuda.dll in System32 on Windows, libcuda.so.1 on Linux", () => {
+  withEnv({ CUDENO_LIBCUDA: undefined, SystemRoot: "C:\\Windows" }, () => {
+    assert.deepEqual(candidatePaths(driverSpec({}, "windows")), [
+      "nvcuda.dll",
+      "C:\\Windows\\System32\\nvcuda.dll",
+    ]);
+    const linux = candidatePaths(driverSpec({}, "linux"));
+    assert.equal(linux[0], "libcuda.so.1");
+    assert.ok(linux.includes("/usr/lib/x86_64-linux-gnu/libcuda.so.1"));
+    assert.ok(linux.includes("/usr/lib/wsl/lib/libcuda.so.1"));
+    assert.equal(driverSpec({}, "windows").what, "the CUDA driver (nvcuda.dll)");
+  });
+});
+
+Deno.test("NVRTC on Windows is nvrtc64_130_0.dll or nvrtc64_120_0.dll, in CUDA_PATH\\bin\\x64 and CUDA_PATH\\bin", () => {
+  withEnv({ ...NO_PYTHON, CUDENO_LIBNVRTC: undefined, CUDA_PATH: "C:\\CUDA\\v13.0" }, () => {
+    assert.deepEqual(candidatePaths(nvrtcSpec({}, "windows")), [
+      "nvrtc64_130_0.dll",
+      "nvrtc64_120_0.dll",
+      "C:\\CUDA\\v13.0\\bin\\x64\\nvrtc64_130_0.dll",
+      "C:\\CUDA\\v13.0\\bin\\x64\\nvrtc64_120_0.dll",
+      "C:\\CUDA\\v13.0\\bin\\nvrtc64_130_0.dll",
+      "C:\\CUDA\\v13.0\\bin\\nvrtc64_120_0.dll",
+    ]);
+    assert.deepEqual(nvrtcSpec({}, "windows").preload, ["nvrtc-builtins64_"]);
+  });
+});
+
+Deno.test("NVRTC on Linux is libnvrtc.so.13 or .12, in the toolkit's lib64 and NVIDIA's wheels", () => {
+  withEnv({ ...NO_PYTHON, CUDENO_LIBNVRTC: undefined, CUDA_PATH: "/opt/cuda", VIRTUAL_ENV: "/venv" }, () => {
+    const paths = candidatePaths(nvrtcSpec({}, "linux"));
+    assert.deepEqual(paths.slice(0, 2), ["libnvrtc.so.13", "libnvrtc.so.12"]);
+    assert.ok(paths.includes("/opt/cuda/lib64/libnvrtc.so.13"));
+    assert.ok(paths.includes("/usr/local/cuda/lib64/libnvrtc.so.12"));
+    assert.ok(paths.includes("/venv/lib/python3.12/site-packages/nvidia/cu13/lib/libnvrtc.so.13"));
+    assert.ok(paths.every((p) => !p.includes("\\")));
+  });
+});
+
+Deno.test("cuBLAS on Windows is cublas64_13.dll or cublas64_12.dll, with cuBLASLt preloaded, wheels included", () => {
+  withEnv(
+    { ...NO_PYTHON, CUDENO_LIBCUBLAS: undefined, CUDA_PATH: undefined, VIRTUAL_ENV: "C:\\venv" },
+    () => {
+      const spec = cublasSpec("windows");
+      assert.deepEqual(candidatePaths(spec), [
+        "cublas64_13.dll",
+        "cublas64_12.dll",
+        "C:\\venv\\Lib\\site-packages\\nvidia\\cu13\\bin\\x86_64\\cublas64_13.dll",
+        "C:\\venv\\Lib\\site-packages\\nvidia\\cu13\\bin\\x86_64\\cublas64_12.dll",
+        "C:\\venv\\Lib\\site-packages\\nvidia\\cublas\\bin\\cublas64_13.dll",
+        "C:\\venv\\Lib\\site-packages\\nvidia\\cublas\\bin\\cublas64_12.dll",
+      ]);
+      assert.deepEqual(spec.preload, ["cublasLt64_"]);
+    },
+  );
+});
+
+Deno.test("OpenCL is OpenCL.dll on Windows, the OpenCL framework on macOS, libOpenCL.so.1 on Linux", () => {
+  withEnv({ CUDENO_LIBOPENCL: undefined, SystemRoot: "D:\\Win" }, () => {
+    assert.deepEqual(candidatePaths(openclSpec({}, "windows")), [
+      "OpenCL.dll",
+      "D:\\Win\\System32\\OpenCL.dll",
+    ]);
+    assert.deepEqual(candidatePaths(openclSpec({}, "darwin")), [
+      "/System/Library/Frameworks/OpenCL.framework/OpenCL",
+    ]);
+    assert.equal(candidatePaths(openclSpec({}, "linux"))[0], "libOpenCL.so.1");
+  });
 });

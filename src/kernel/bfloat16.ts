@@ -1,5 +1,8 @@
 /**
- * Conversions between numbers and bfloat16 bit patterns, which cudeno keeps in Uint16Arrays.
+ * Conversions between numbers and bfloat16 bit patterns, which cudeno keeps in Uint16Arrays: the one
+ * conversion every part of cudeno uses (kernel arguments, the command line's values and arrays). Numbers
+ * are rounded once, from their full float64 value, to the nearest bfloat16 (ties to even); rounding
+ * through float32 first would round twice and disagree, as for 1 + 2^-8 + 2^-30.
  *
  * @module
  */
