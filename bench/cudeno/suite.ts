@@ -156,8 +156,9 @@ await section("launch", () => {
  * The figures `${prefix}.eager` and `${prefix}.replay`, in µs per operation: `queueOps` queues `ops`
  * operations on `stream`; eager runs it `rounds` times per sample, replay captures it once into a
  * graph and launches that `rounds` times; each sample ends with a synchronize, and the samples of the
- * two alternate, so that drift hits both alike. `check(opsRun)`, when given, is called at the end with
- * the number of operations run in all (warm-ups included), to verify their result.
+ * two alternate, so that drift hits both alike. `check(opsRun)`, when given, is called after the
+ * warm-ups (before any sample) and at the end with the number of operations run in all so far, to
+ * verify their result.
  */
 function replayFigures(
   prefix: string,
@@ -192,6 +193,7 @@ function replayFigures(
   };
   time(runs.eager, rounds / 10);
   time(runs.replay, rounds / 10);
+  check?.(opsRun);
   const eager: number[] = [], replay: number[] = [];
   for (let s = 0; s < 7; s++) {
     eager.push(time(runs.eager, rounds));
@@ -234,6 +236,33 @@ await section("graph", () => {
       replay:
         "the same 100 launches captured once with cuda.capture() and replayed by exec.launch(), 2000 times; per kernel",
     },
+  );
+  // 100 in-place array ops on a 1-element array, on the stream through ga.withStream().
+  ga.useBackend("cuda");
+  const x = ga.asarray([1], "float32");
+  const add100 = () =>
+    ga.withStream(stream, () => {
+      for (let k = 0; k < 100; k++) x.add(1, { out: x });
+    });
+  add100(); // loads the kernel before the capture
+  const first = ga.withStream(stream, () => x.get()[0]!);
+  if (first !== 101) throw new Error(`graph.add1: x = ${first} after 100 x.add(1), want 101`);
+  replayFigures(
+    "graph.add1",
+    stream,
+    add100,
+    100,
+    {
+      eager:
+        "100 x.add(1, { out: x }) on a 1-element float32 array inside ga.withStream(stream), 500 rounds, then a synchronize; per op",
+      replay:
+        "the same 100 ops captured once with cuda.capture() and replayed by exec.launch(), 500 times; per op",
+    },
+    (opsRun) => {
+      const value = ga.withStream(stream, () => x.get()[0]!);
+      if (value !== first + opsRun) throw new Error(`graph.add1: x = ${value}, want ${first + opsRun}`);
+    },
+    500,
   );
 });
 

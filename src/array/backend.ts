@@ -103,6 +103,12 @@ export interface Backend {
   alloc(bytes: number): BackendBuffer;
   /** Copies host → device, to `byteOffset` bytes into `dst`. */
   write(dst: BackendBuffer, src: ArrayBufferView, byteOffset: number): void;
+  /**
+   * Throws, before anything is queued, where `call` (what returns a value to the host, as `get()` or
+   * a whole-array `sum()`) cannot wait for the device now: on CUDA, while the current stream is
+   * capturing.
+   */
+  checkHostRead(call: string): void;
   /** Copies device → host from `byteOffset` bytes into `src`, waiting for queued work. */
   read(dst: ArrayBufferView, src: BackendBuffer, byteOffset: number): void;
   /** Like {@link read}, without blocking Deno's event loop. */

@@ -10,7 +10,8 @@
 
 import type { CudaBackend } from "./cuda_backend.ts";
 import type { Gemm, GemmOperand } from "./gemm.ts";
-import { type Context, type DeviceAllocation, memAlloc } from "../cuda/mod.ts";
+import { type Context, type DeviceAllocation, memAlloc, type Stream } from "../cuda/mod.ts";
+import { capturesInProgress, refuseWhileCapturing } from "../cuda/capturing.ts";
 import {
   CUBLAS_COMPUTE_32F,
   CUBLAS_COMPUTE_64F,
@@ -91,14 +92,25 @@ function workspaceBytes(context: Context): number {
 }
 
 /** One cuBLAS handle per context, remade after a reset (the old one died with the context). */
-const handles = new WeakMap<
-  Context,
-  { handle: Deno.PointerObject; generation: number; workspace: DeviceAllocation }
->();
+const handles = new WeakMap<Context, CublasHandle>();
+
+/** A context's cuBLAS handle, the stream it is set to, and a workspace per stream. */
+interface CublasHandle {
+  readonly handle: Deno.PointerObject;
+  readonly generation: number;
+  readonly workspace: DeviceAllocation;
+  /** The stream the handle is set to with a workspace of its own; null when it has none. */
+  stream?: Stream | null;
+  readonly workspaces: WeakMap<Stream, DeviceAllocation>;
+}
 
 function cublasHandle(context: Context): Deno.PointerObject {
   const known = handles.get(context);
   if (known !== undefined && known.generation === context.generation) return known.handle;
+  refuseWhileCapturing(
+    "set cuBLAS up for a first matrix product",
+    "run one matmul before the capture begins",
+  );
   const lib = libcublas.get();
   const out = new BigUint64Array(1);
   check(lib.cublasCreate_v2(out), "cublasCreate_v2");
@@ -107,7 +119,32 @@ function cublasHandle(context: Context): Deno.PointerObject {
   const bytes = workspaceBytes(context);
   const workspace = memAlloc(bytes);
   check(lib.cublasSetWorkspace_v2(handle, workspace.ptr, BigInt(bytes)), "cublasSetWorkspace_v2");
-  handles.set(context, { handle, generation: context.generation, workspace });
+  handles.set(context, { handle, generation: context.generation, workspace, workspaces: new WeakMap() });
+  return handle;
+}
+
+/**
+ * The context's handle set to `stream` (`cublasSetStream_v2`; undefined: the legacy default stream),
+ * and then to a workspace again, which setting a stream resets (cuBLAS documents it): one per stream,
+ * since work on two streams may run at once (PyTorch keeps one per stream too). A stream first seen
+ * during a capture, where nothing may be allocated, keeps cuBLAS's own workspace pool (allocated in
+ * stream order since cuBLAS 12.2).
+ */
+function cublasHandleOn(context: Context, stream: Stream | undefined): Deno.PointerObject {
+  const handle = cublasHandle(context);
+  const known = handles.get(context)!;
+  if (known.stream === stream) return handle;
+  const lib = libcublas.get();
+  check(lib.cublasSetStream_v2(handle, stream?.unsafeHandle ?? null), "cublasSetStream_v2");
+  let workspace = stream === undefined ? known.workspace : known.workspaces.get(stream);
+  if (workspace === undefined && capturesInProgress === 0) {
+    workspace = memAlloc(known.workspace.size);
+    known.workspaces.set(stream!, workspace);
+  }
+  if (workspace !== undefined) {
+    check(lib.cublasSetWorkspace_v2(handle, workspace.ptr, BigInt(workspace.size)), "cublasSetWorkspace_v2");
+  }
+  known.stream = workspace === undefined ? null : stream;
   return handle;
 }
 
@@ -210,7 +247,8 @@ const DATA_TYPE: Partial<Record<DType, number>> = {
 export function cublasGemm(backend: CudaBackend, g: Gemm): void {
   const call = cublasCall(g);
   backend.context.setCurrent();
-  const handle = cublasHandle(backend.context);
+  const stream = backend.streamFor("multiply matrices");
+  const handle = cublasHandleOn(backend.context, stream);
   const lib = libcublas.get();
   const pa = pointer(call.first), pb = pointer(call.second), pc = pointer(call.c);
   const double = g.dtype === "float64";

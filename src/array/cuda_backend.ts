@@ -1,15 +1,22 @@
 /**
- * GPU arrays over the CUDA core: device allocations, NVRTC-compiled kernels launched through
- * `fn(...)` on the legacy default stream, and cuBLAS for matrix products.
+ * GPU arrays over the CUDA core: device allocations from the stream-ordered pool, NVRTC-compiled
+ * kernels launched through `fn(...)`, and cuBLAS for matrix products; all of it on the current
+ * stream (`ga.withStream()`, `stream.ts`), else the legacy default stream.
  *
  * @module
  */
 
 import * as cuda from "../cuda/mod.ts";
+import { captureOn, capturesInProgress, refuseWhileCapturing } from "../cuda/capturing.ts";
 import type { Backend, BackendBuffer, BackendKernel, KernelSource } from "./backend.ts";
-import type { LaunchConfig } from "../kernel/dims.ts";
+import type { Dim3, LaunchConfig } from "../kernel/dims.ts";
 import type { DType } from "../kernel/dtype.ts";
 import { tryGetEnv } from "../../ffi/load.ts";
+import { currentStream } from "./stream.ts";
+
+/** The fix for array work on the legacy default stream while a capture is in progress. */
+const RECORD_IT =
+  "run array work inside ga.withStream(stream, fn) with the capturing stream to record it, or before or after the capture";
 
 /**
  * A kernel compiled for one context. It recompiles (from the disk cache) when the context was reset
@@ -17,23 +24,36 @@ import { tryGetEnv } from "../../ffi/load.ts";
  */
 class CudaKernel implements BackendKernel {
   readonly #source: KernelSource;
-  readonly #context: cuda.Context;
+  readonly #backend: CudaBackend;
   #fn: cuda.KernelFunction;
   #generation: number;
+  /** The config of a launch on the current stream, reused by every such launch. */
+  readonly #onStream: { grid?: Dim3; block: Dim3; shared?: number; stream?: cuda.Stream } = { block: 1 };
 
-  constructor(source: KernelSource, context: cuda.Context) {
+  constructor(source: KernelSource, backend: CudaBackend) {
     this.#source = source;
-    this.#context = context;
-    this.#generation = context.generation;
+    this.#backend = backend;
+    this.#generation = backend.context.generation;
     this.#fn = new cuda.SourceModule(source.source).getFunction(source.name);
   }
 
-  launch(config: LaunchConfig, args: readonly unknown[]): void {
-    const context = this.#context;
+  /** Queues the kernel on `shape.stream` where given (a JIT launch's), else on the current stream. */
+  launch(shape: LaunchConfig, args: readonly unknown[]): void {
+    const backend = this.#backend, context = backend.context;
+    const stream = shape.stream === undefined ? backend.streamFor("launch a kernel") : undefined;
     context.setCurrent();
     if (this.#generation !== context.generation) {
       this.#fn = new cuda.SourceModule(this.#source.source).getFunction(this.#source.name);
       this.#generation = context.generation;
+    }
+    let config = shape;
+    if (stream !== undefined) {
+      const onStream = this.#onStream;
+      onStream.grid = shape.grid;
+      onStream.block = shape.block;
+      onStream.shared = shape.shared;
+      onStream.stream = stream;
+      config = onStream;
     }
     // fn(...) takes the arguments as formal parameters; a call with them spread from a list would
     // make V8 copy them once more, so the common arities call it directly.
@@ -82,50 +102,115 @@ export class CudaBackend implements Backend {
     return true;
   }
 
+  /**
+   * The stream work on this backend queues on now: the current stream (`ga.withStream()`), else
+   * undefined for the legacy default stream. `action` names the work for errors.
+   *
+   * @throws {TypeError} for a current stream of another device, and (in a capture's mode
+   * `"global"` or `"threadLocal"`) for work on the legacy default stream while a capture is in
+   * progress, which would break the capture; `fix` says what to do instead.
+   */
+  streamFor(action: string, fix = RECORD_IT): cuda.Stream | undefined {
+    const stream = currentStream();
+    if (stream === undefined) {
+      if (capturesInProgress !== 0) refuseWhileCapturing(`${action} on the legacy default stream`, fix);
+      return undefined;
+    }
+    if (stream.destroyed) {
+      throw new TypeError(
+        `Cannot ${action}: the current stream was destroyed (or its context reset); make a live stream current with ga.withStream() or ga.useStream()`,
+      );
+    }
+    if (stream.context !== this.context) {
+      throw new TypeError(
+        `Cannot ${action} on ${this.device} while a stream of cuda:${stream.context.device.ordinal} is current: make a stream of this device current with ga.withStream(), or leave it`,
+      );
+    }
+    return stream;
+  }
+
+  /** {@link streamFor} for what waits for the device, refused while the stream is capturing. */
+  #waitable(action: string): cuda.Stream | undefined {
+    const stream = this.streamFor(action, "read before or after the capture");
+    const capture = stream === undefined || capturesInProgress === 0 ? undefined : captureOn(stream);
+    if (capture !== undefined) {
+      throw new TypeError(
+        `Cannot ${action} while the current stream is capturing (capture ${capture.id}): a capture records work without running it, so there is no result yet; launch the graph, then read`,
+      );
+    }
+    return stream;
+  }
+
   alloc(bytes: number): BackendBuffer {
+    const stream = this.streamFor("allocate an array");
     this.context.setCurrent();
-    return cuda.memAllocAsync(Math.max(1, bytes));
+    return cuda.memAllocAsync(Math.max(1, bytes), stream);
   }
 
   write(dst: BackendBuffer, src: ArrayBufferView, byteOffset: number): void {
+    const stream = this.streamFor("copy host data into an array");
+    const capture = stream === undefined || capturesInProgress === 0 ? undefined : captureOn(stream);
+    if (capture !== undefined) {
+      throw new TypeError(
+        `Cannot copy host data into an array while the current stream is capturing (capture ${capture.id}): a graph cannot copy from pageable host memory; copy it before the capture begins`,
+      );
+    }
     this.context.setCurrent();
-    cuda.memcpyHtoD((dst as cuda.DeviceAllocation).ptr + BigInt(byteOffset), src);
+    const ptr = (dst as cuda.DeviceAllocation).ptr + BigInt(byteOffset);
+    if (stream === undefined) cuda.memcpyHtoD(ptr, src);
+    else cuda.memcpyHtoDAsync(ptr, src, stream); // from pageable memory: staged before it returns
+  }
+
+  checkHostRead(call: string): void {
+    this.#waitable(`return the result of ${call} to the host`);
   }
 
   read(dst: ArrayBufferView, src: BackendBuffer, byteOffset: number): void {
+    const stream = this.#waitable("read an array to the host");
     this.context.setCurrent();
-    cuda.memcpyDtoH(dst, (src as cuda.DeviceAllocation).ptr + BigInt(byteOffset));
+    const ptr = (src as cuda.DeviceAllocation).ptr + BigInt(byteOffset);
+    if (stream === undefined) cuda.memcpyDtoH(dst, ptr);
+    else {
+      cuda.memcpyDtoHAsync(dst, ptr, stream);
+      stream.synchronize();
+    }
   }
 
   async readAsync(dst: ArrayBufferView, src: BackendBuffer, byteOffset: number): Promise<void> {
-    // A copy into pageable memory would block the thread; stage through pinned memory on a stream
-    // that, being a blocking stream, waits for the kernels queued on the default stream.
+    // A copy into pageable memory would block the thread; stage through pinned memory on the current
+    // stream, else on a stream that, being a blocking stream, waits for the work of the default one.
+    const current = this.#waitable("read an array to the host");
     this.context.setCurrent();
-    this.#stream ??= new cuda.Stream();
+    const stream = current ?? (this.#stream ??= new cuda.Stream());
     using staging = cuda.pagelockedEmpty(dst.byteLength, "uint8");
-    cuda.memcpyDtoHAsync(
-      staging.array,
-      (src as cuda.DeviceAllocation).ptr + BigInt(byteOffset),
-      this.#stream,
-    );
-    await this.#stream.completed();
+    cuda.memcpyDtoHAsync(staging.array, (src as cuda.DeviceAllocation).ptr + BigInt(byteOffset), stream);
+    await stream.completed();
     new Uint8Array(dst.buffer, dst.byteOffset, dst.byteLength).set(staging.array);
   }
 
   copy(dst: BackendBuffer, dstOffset: number, src: BackendBuffer, srcOffset: number, bytes: number): void {
+    const stream = this.streamFor("copy between arrays");
     this.context.setCurrent();
     cuda.memcpyDtoDAsync(
       (dst as cuda.DeviceAllocation).ptr + BigInt(dstOffset),
       (src as cuda.DeviceAllocation).ptr + BigInt(srcOffset),
       bytes,
+      stream,
     );
   }
 
   kernel(key: string, make: () => KernelSource): BackendKernel {
     let k = this.#kernels.get(key);
     if (k === undefined) {
+      // Loading a module while a stream captures may break the capture.
+      if (capturesInProgress !== 0) {
+        refuseWhileCapturing(
+          "compile a kernel for its first launch",
+          "run the same work once before the capture begins, so that its kernels are compiled",
+        );
+      }
       this.context.setCurrent();
-      k = new CudaKernel(make(), this.context);
+      k = new CudaKernel(make(), this);
       this.#kernels.set(key, k);
     }
     return k;

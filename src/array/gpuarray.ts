@@ -230,6 +230,7 @@ export class GPUArray<D extends DType = DType> {
 
   /** Copies the elements to a new host typed array in C order, waiting for queued work (PyCUDA's `get()`). */
   get(): HostArrayOf[D] {
+    this.backend.checkHostRead("get()");
     const out = new DTYPES[this.dtype].array(this.size) as HostArrayOf[D];
     if (this.size === 0) return out;
     if (this.isContiguous) {
@@ -243,6 +244,7 @@ export class GPUArray<D extends DType = DType> {
 
   /** Like {@link get}, without blocking Deno's event loop while the device finishes. */
   async getAsync(): Promise<HostArrayOf[D]> {
+    this.backend.checkHostRead("getAsync()");
     const out = new DTYPES[this.dtype].array(this.size) as HostArrayOf[D];
     if (this.size === 0) return out;
     if (this.isContiguous) {

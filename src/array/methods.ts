@@ -255,7 +255,7 @@ export function installMethods(cls: { prototype: object }): void {
     args: readonly unknown[],
   ) => (args.length === 1 && typeof args[0] !== "number" ? args[0] : args);
   define("reshape", function (this: GPUArray, ...s: number[]) {
-    return views.reshape(this, shape(s) as Shape);
+    return views.reshape(this, ...s);
   });
   define("transpose", function (this: GPUArray, ...axes: number[]) {
     return views.transpose(this, shape(axes) as number[]);

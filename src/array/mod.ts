@@ -19,6 +19,7 @@
  */
 
 export { backend, backendDevice, useBackend, type UseBackendOptions } from "./active.ts";
+export { currentStream, useStream, withStream } from "./stream.ts";
 export type { Backend, BackendBuffer, BackendKernel, BackendName, KernelSource } from "./backend.ts";
 export type { LaunchConfig } from "../kernel/dims.ts";
 export { empty, emptyLike, GPUArray } from "./gpuarray.ts";

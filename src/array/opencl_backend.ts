@@ -9,20 +9,41 @@ import * as cl from "../opencl/mod.ts";
 import type { Backend, BackendBuffer, BackendKernel, KernelSource } from "./backend.ts";
 import type { LaunchConfig } from "../kernel/dims.ts";
 import type { DType } from "../kernel/dtype.ts";
+import { currentStream } from "./stream.ts";
+
+/**
+ * Refuses OpenCL array work while a CUDA stream is current (`ga.withStream()`, `ga.useStream()`):
+ * it could not go to that stream, nor be captured with it.
+ */
+function refuseCudaStream(device: string, action: string): void {
+  if (currentStream() !== undefined) {
+    throw new TypeError(
+      `Cannot ${action} on ${device} while a CUDA stream is current (ga.withStream() or ga.useStream()): OpenCL arrays use their backend's own queue; run this work outside ga.withStream(), or after ga.useStream(undefined)`,
+    );
+  }
+}
 
 class OpenCLKernel implements BackendKernel {
   readonly #kernel: cl.Kernel;
   readonly #queue: cl.CommandQueue;
+  readonly #device: string;
   /** The call's values, queue, sizes and arguments, reused by every launch. */
   readonly #call: unknown[] = [];
 
-  constructor(kernel: cl.Kernel, queue: cl.CommandQueue) {
+  constructor(kernel: cl.Kernel, queue: cl.CommandQueue, device: string) {
     this.#kernel = kernel;
     this.#queue = queue;
+    this.#device = device;
   }
 
   /** Queues the kernel: work-items are blocks × threads per block, per dimension. */
   launch(shape: LaunchConfig, args: readonly unknown[]): void {
+    if (shape.stream !== undefined) {
+      throw new TypeError(
+        `Cannot launch a kernel on ${this.#device} with a CUDA stream: OpenCL arrays use their backend's own queue; leave out stream`,
+      );
+    }
+    refuseCudaStream(this.#device, "launch a kernel");
     const call = this.#call, n = args.length;
     const grid = typeof shape.grid === "number" ? [shape.grid] : shape.grid ?? [1];
     const block = typeof shape.block === "number" ? [shape.block] : shape.block;
@@ -70,22 +91,30 @@ export class OpenCLBackend implements Backend {
   }
 
   alloc(bytes: number): BackendBuffer {
+    refuseCudaStream(this.device, "allocate an array");
     return new cl.Buffer(this.context, Math.max(1, bytes));
   }
 
   write(dst: BackendBuffer, src: ArrayBufferView, byteOffset: number): void {
+    refuseCudaStream(this.device, "copy host data into an array");
     if (src.byteLength > 0) {
       cl.enqueueCopy(this.queue, dst as cl.Buffer, src, { dstOffset: byteOffset }).release();
     }
   }
 
+  checkHostRead(call: string): void {
+    refuseCudaStream(this.device, `return the result of ${call} to the host`);
+  }
+
   read(dst: ArrayBufferView, src: BackendBuffer, byteOffset: number): void {
+    refuseCudaStream(this.device, "read an array to the host");
     if (dst.byteLength > 0) {
       cl.enqueueCopy(this.queue, dst, src as cl.Buffer, { srcOffset: byteOffset }).release();
     }
   }
 
   async readAsync(dst: ArrayBufferView, src: BackendBuffer, byteOffset: number): Promise<void> {
+    refuseCudaStream(this.device, "read an array to the host");
     if (dst.byteLength === 0) return;
     using ev = cl.enqueueCopy(this.queue, dst, src as cl.Buffer, {
       isBlocking: false,
@@ -95,6 +124,7 @@ export class OpenCLBackend implements Backend {
   }
 
   copy(dst: BackendBuffer, dstOffset: number, src: BackendBuffer, srcOffset: number, bytes: number): void {
+    refuseCudaStream(this.device, "copy between arrays");
     if (bytes > 0) {
       cl.enqueueCopy(this.queue, dst as cl.Buffer, src as cl.Buffer, {
         byteCount: bytes,
@@ -111,7 +141,7 @@ export class OpenCLBackend implements Backend {
       const { source, name } = make();
       // NumPy's results need IEEE division and square roots; some drivers (NVIDIA's) default to faster ones.
       const program = new cl.Program(this.context, source).build(["-cl-fp32-correctly-rounded-divide-sqrt"]);
-      k = new OpenCLKernel(program.getKernel(name), this.queue);
+      k = new OpenCLKernel(program.getKernel(name), this.queue, this.device);
       this.#kernels.set(key, k);
     }
     return k;

@@ -65,6 +65,7 @@ export function runReduction(
   if (!backend.supports(plan.acc)) {
     throw new TypeError(`Cannot reduce on ${backend.device}: it lacks ${plan.acc} arithmetic`);
   }
+  backend.checkHostRead("a whole-array reduction"); // before the scratch buffer is made
   const source = () => reductionSource(plan, backend.dialect, BLOCK);
   const stage1 = backend.kernel(`${plan.key}:1`, () => {
     const s = source();
@@ -127,6 +128,7 @@ function hostValue(value: number | bigint, acc: DType): number | bigint {
  * @throws {RangeError} for the min or max of no elements.
  */
 export function reduce(op: ReduceOp, a: GPUArray): number | bigint {
+  a.backend.checkHostRead(`${op}()`);
   const acc = accumulatorFor(op, a.dtype, a.backend);
   if (a.size === 0) {
     if (op === "sum") return hostValue(0, acc);
@@ -151,6 +153,7 @@ export function dot(a: GPUArray, b: GPUArray): number {
   if (a.size !== b.size) {
     throw new RangeError(`Cannot dot arrays of ${a.size} and ${b.size} elements: the sizes must match`);
   }
+  a.backend.checkHostRead("dot()");
   if (a.size === 0) return 0;
   const x = flat(a), y = flat(b);
   try {

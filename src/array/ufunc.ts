@@ -62,13 +62,18 @@ function checkScalar(value: unknown, what: string): number | bigint {
  * The dtype a weak scalar takes beside arrays of dtype `base`, checking that an integer fits it (NumPy
  * 2 refuses `uint8 array + 300` rather than wrapping the 300).
  */
-export function scalarType(value: number | bigint, base: DType | undefined, what: string): DType {
+export function scalarType(
+  value: number | bigint,
+  base: DType | undefined,
+  what: string,
+  checkRange = true,
+): DType {
   if (base === undefined) {
     return typeof value === "bigint" || Number.isInteger(value) ? "int64" : "float64";
   }
   const dtype = resultTypeWithScalar(base, value);
   const range = INTEGER_RANGE[dtype];
-  if (range !== undefined && (typeof value === "bigint" || Number.isInteger(value))) {
+  if (checkRange && range !== undefined && (typeof value === "bigint" || Number.isInteger(value))) {
     const v = BigInt(value);
     if (v < range[0] || v > range[1]) {
       throw new RangeError(
@@ -81,11 +86,13 @@ export function scalarType(value: number | bigint, base: DType | undefined, what
   return dtype;
 }
 
-/** A scalar as the kernel parameter of `dtype` takes it. */
+/** A scalar as the kernel parameter of `dtype` takes it: integers truncated and wrapped into the dtype, as C converts. */
 export function scalarValue(value: number | bigint, dtype: DType): number | bigint {
-  if (DTYPES[dtype].kind === "float") return Number(value);
-  if (DTYPES[dtype].size === 8) return typeof value === "bigint" ? value : BigInt(Math.trunc(value));
-  return Math.trunc(Number(value));
+  const { kind, size } = DTYPES[dtype];
+  if (kind === "float") return Number(value);
+  const v = typeof value === "bigint" ? value : BigInt(Math.trunc(value));
+  const wrapped = kind === "uint" ? BigInt.asUintN(size * 8, v) : BigInt.asIntN(size * 8, v);
+  return size === 8 ? wrapped : Number(wrapped);
 }
 
 /** The array `out` a result of `shape` and `dtype` goes to: `options.out` after checks, else a new array. */
@@ -248,8 +255,9 @@ export function where(condition: GPUArray, x: Operand, y: Operand, options?: OpO
   }
   const values = [x, y].filter((v): v is GPUArray => v instanceof GPUArray);
   const base = values.length > 0 ? values.map((v) => v.dtype).reduce(resultType) : undefined;
+  // NumPy's where converts a scalar to the arrays' dtype as it is, wrapping (no range check).
   const dtypes = [x, y].map((v) =>
-    v instanceof GPUArray ? v.dtype : scalarType(checkScalar(v, "where"), base, "where")
+    v instanceof GPUArray ? v.dtype : scalarType(checkScalar(v, "where"), base, "where", false)
   );
   const types = WHERE.types([condition.dtype, ...dtypes]) as UfuncTypes;
   const shape = broadcastShapes([condition, ...values].map((a) => a.shape), "where");

@@ -41,12 +41,13 @@ function check(a: unknown, what: string): GPUArray {
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
- * const m = ga.reshape(ga.arange(6), [2, -1]); // shape [2, 3]
+ * const m = ga.reshape(ga.arange(6), [2, -1]); // shape [2, 3]; also ga.reshape(a, 2, -1)
  * ```
  */
-export function reshape<D extends DType>(a: GPUArray<D>, shape: Shape): GPUArray<D> {
+export function reshape<D extends DType>(a: GPUArray<D>, ...shape: number[] | [Shape]): GPUArray<D> {
   check(a, "reshape");
-  const dims = reshapeTarget(a.shape, typeof shape === "number" ? [shape] : [...shape]);
+  const given = shape.length === 1 && typeof shape[0] !== "number" ? [...shape[0]!] : (shape as number[]);
+  const dims = reshapeTarget(a.shape, given);
   const strides = reshapeStrides(a, dims);
   if (strides !== undefined) return viewOf(a, { shape: dims, strides, offset: a.offset });
   const flat = copyOf(a);
@@ -262,7 +263,8 @@ export function copy<D extends DType>(a: GPUArray<D>): GPUArray<D> {
 }
 
 /**
- * `a` itself when it is C-contiguous, else a contiguous copy (NumPy's `ascontiguousarray`).
+ * `a` itself when it is C-contiguous, else a contiguous copy (NumPy's `ascontiguousarray`; a 0-d
+ * array becomes 1-D, as there).
  *
  * @example
  * ```ts
@@ -272,5 +274,6 @@ export function copy<D extends DType>(a: GPUArray<D>): GPUArray<D> {
  */
 export function ascontiguousarray<D extends DType>(a: GPUArray<D>): GPUArray<D> {
   check(a, "ascontiguousarray");
+  if (a.ndim === 0) return reshape(a, [1]);
   return a.isContiguous ? a : copyOf(a);
 }

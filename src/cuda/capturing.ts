@@ -37,6 +37,18 @@ export interface CaptureRecord {
   readonly kernels: Map<CapturedKernel, string>;
   /** Objects its launches were given (device memory, arrays), kept alive as long as the graph. */
   readonly keep: Set<unknown>;
+  /** Whether a graph made from it has run, which the memory it took (its memory nodes) waits for. */
+  readonly memory: CapturedMemory;
+}
+
+/**
+ * Device memory a capture took is a memory node of its graph: it exists once the graph has been
+ * launched, not before (a capture given up never took any). Kept apart from the record, so that
+ * what frees the memory holds nothing else of the capture.
+ */
+export interface CapturedMemory {
+  /** Whether a graph made from the capture has been launched. */
+  launched: boolean;
 }
 
 const active: CaptureRecord[] = [];
@@ -47,7 +59,7 @@ export let capturesInProgress = 0;
 
 /** Records a capture that began on `stream`. */
 export function captureBegan(stream: object, mode: CaptureMode, id: bigint): void {
-  active.push({ stream, mode, id, kernels: new Map(), keep: new Set() });
+  active.push({ stream, mode, id, kernels: new Map(), keep: new Set(), memory: { launched: false } });
   capturesInProgress = active.length;
 }
 

@@ -13,7 +13,7 @@ import { type Context, requireContext } from "./context.ts";
 import { Owned, ownership } from "./owned.ts";
 import type { DeviceTarget } from "./memory.ts";
 import type { KernelFunction } from "./function.ts";
-import type { CapturedKernel, CaptureRecord } from "./capturing.ts";
+import type { CapturedKernel, CapturedMemory, CaptureRecord } from "./capturing.ts";
 import { GraphExec } from "./graph_exec.ts";
 import {
   type CopyEnd,
@@ -28,6 +28,8 @@ import {
 } from "./graph_node.ts";
 
 const graphs = ownership<Deno.PointerObject>((handle) => driver().cuGraphDestroy(handle));
+/** `CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH` (cuda.h's `CUgraphInstantiate_flags`). */
+const AUTO_FREE_ON_LAUNCH = 1n;
 
 /** Options of a memset node. */
 export interface MemsetNodeOptions extends NodeOptions {
@@ -41,6 +43,8 @@ export interface GraphUses {
   readonly kernels: ReadonlyMap<CapturedKernel, string>;
   /** Device memory, pinned arrays and arguments the nodes point at. */
   readonly keep: ReadonlySet<unknown>;
+  /** The memory the capture the graph came from took, if it came from one: a launch makes it real. */
+  readonly memory?: CapturedMemory;
 }
 
 /** Set by Graph's static block: see {@link adoptGraph}. */
@@ -72,6 +76,7 @@ export class Graph {
   readonly #held: Owned<Deno.PointerObject>;
   readonly #kernels = new Map<CapturedKernel, string>();
   readonly #keep = new Set<unknown>();
+  #memory: CapturedMemory | undefined;
   #freed = false;
   static #adopting: { handle: Deno.PointerObject; ctx: Context } | undefined;
 
@@ -82,6 +87,7 @@ export class Graph {
         const graph = new Graph();
         for (const [module, name] of record?.kernels ?? []) graph.#kernels.set(module, name);
         for (const value of record?.keep ?? []) graph.#keep.add(value);
+        graph.#memory = record?.memory;
         return graph;
       } finally {
         Graph.#adopting = undefined;
@@ -89,7 +95,7 @@ export class Graph {
     };
     internals = (graph, action) => ({
       handle: graph.#live(action),
-      uses: { kernels: graph.#kernels, keep: graph.#keep },
+      uses: { kernels: graph.#kernels, keep: graph.#keep, memory: graph.#memory },
     });
   }
 
@@ -282,7 +288,10 @@ export class Graph {
 
   /**
    * Makes the graph launchable (`cuGraphInstantiateWithFlags`). The graph may be changed or freed
-   * afterwards; the {@link GraphExec} runs what it held when instantiated.
+   * afterwards; the {@link GraphExec} runs what it held when instantiated. Device memory a capture
+   * took (memory nodes) and did not give back in the graph is freed before each relaunch
+   * (`CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH`, as PyTorch instantiates): it keeps its
+   * address, so arrays made in the capture hold the latest launch's values.
    *
    * @throws {TypeError} when a kernel's module was unloaded.
    * @example
@@ -297,10 +306,14 @@ export class Graph {
     const handle = this.#live("instantiate");
     for (const [module, name] of this.#kernels) module.checkLoaded(`${name}() in a graph`);
     const out = new BigUint64Array(1);
-    checkCuda(driver().cuGraphInstantiateWithFlags(out, handle, 0n), "cuGraphInstantiateWithFlags");
+    checkCuda(
+      driver().cuGraphInstantiateWithFlags(out, handle, AUTO_FREE_ON_LAUNCH),
+      "cuGraphInstantiateWithFlags",
+    );
     return new GraphExec(Deno.UnsafePointer.create(out[0]!)!, this, {
       kernels: new Map(this.#kernels),
       keep: new Set(this.#keep),
+      memory: this.#memory,
     });
   }
 

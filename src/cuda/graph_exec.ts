@@ -9,7 +9,7 @@ import { driver } from "./driver.ts";
 import { checkCuda, CudaError } from "./errors.ts";
 import { Owned, ownership } from "./owned.ts";
 import type { Stream } from "./stream.ts";
-import type { CapturedKernel } from "./capturing.ts";
+import type { CapturedKernel, CapturedMemory } from "./capturing.ts";
 import { type Graph, graphInternals, type GraphUses } from "./graph.ts";
 import { GraphNode, nodeParts } from "./graph_node.ts";
 
@@ -61,12 +61,15 @@ export class GraphExec {
   readonly #keep = new Set<unknown>();
   /** The arguments each kernel node was last given by {@link setKernelArgs}, kept alive likewise. */
   readonly #nodeArgs = new Map<GraphNode, readonly unknown[]>();
+  /** The memory the capture the graph came from took: launched, it becomes real. */
+  readonly #memory: CapturedMemory | undefined;
   #freed = false;
 
   /** Use {@link Graph.instantiate}. */
   constructor(handle: Deno.PointerObject, graph: Graph, uses: GraphUses) {
     this.#held = new Owned(handle, graph.context);
     this.#graph = graph;
+    this.#memory = uses.memory;
     this.#adopt(uses);
     execs.registry.register(this, this.#held, this);
   }
@@ -116,6 +119,7 @@ export class GraphExec {
     this.#checkModules();
     const code = driver().cuGraphLaunch(handle, stream === undefined ? null : stream.unsafeHandle);
     if (code !== 0) throw new CudaError(code, "cuGraphLaunch");
+    if (this.#memory !== undefined) this.#memory.launched = true;
   }
 
   /**

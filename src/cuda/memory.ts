@@ -13,7 +13,13 @@ import type { Stream } from "./stream.ts";
 import type { Device } from "./device.ts";
 import { quietly } from "../kernel/cleanup.ts";
 import { holdForDefaultStream } from "./holds.ts";
-import { refuseWhileCapturing } from "./capturing.ts";
+import {
+  type CapturedMemory,
+  captureOn,
+  capturesInProgress,
+  refuseWhileCapturing,
+  releaseWhenNotCapturing,
+} from "./capturing.ts";
 import { type DType, DTYPES, type HostArrayOf } from "../kernel/dtype.ts";
 
 /**
@@ -44,6 +50,13 @@ export type DeviceTarget = DeviceAllocation | DevicePointerLike | bigint;
 const allocations = ownership<bigint>((ptr) => driver().cuMemFree_v2(ptr));
 /** Memory of the stream-ordered pool goes back to it in the order of the stream it was taken on. */
 const pooled = ownership<bigint>((ptr) => driver().cuMemFreeAsync(ptr, null));
+/**
+ * Memory a stream capture took is a memory node of the capture's graph: it exists only once that
+ * graph has been launched, so it is given back only from then on.
+ */
+const captured = ownership<{ ptr: bigint; memory: CapturedMemory }>(({ ptr, memory }) =>
+  memory.launched ? driver().cuMemFreeAsync(ptr, null) : 0
+);
 
 function formatBytes(bytes: number | bigint): string {
   const n = Number(bytes);
@@ -72,6 +85,8 @@ export class DeviceAllocation {
   readonly #held: Owned<bigint>;
   readonly #stream: Stream | undefined;
   readonly #pooled: boolean;
+  /** Where a capture took the memory (a memory node of its graph): that capture's memory state. */
+  readonly #captured: CapturedMemory | undefined;
   #freed = false;
 
   /**
@@ -84,7 +99,12 @@ export class DeviceAllocation {
     this.#held = new Owned(ptr, ctx);
     this.#pooled = pool !== undefined;
     this.#stream = pool?.stream;
-    (this.#pooled ? pooled : allocations).registry.register(this, this.#held, this);
+    this.#captured = capturesInProgress === 0 ? undefined : captureOn(pool?.stream)?.memory;
+    if (this.#captured !== undefined) {
+      captured.registry.register(this, new Owned({ ptr, memory: this.#captured }, ctx), this);
+    } else {
+      (this.#pooled ? pooled : allocations).registry.register(this, this.#held, this);
+    }
   }
 
   /**
@@ -116,26 +136,34 @@ export class DeviceAllocation {
 
   /**
    * Returns the memory to the driver (memory of the stream-ordered pool: to the pool, once the work
-   * queued on its stream before is done). Idempotent; never throws.
+   * queued on its stream before is done). While a capture is in progress the memory is given back
+   * once it has ended, except memory the capture took itself: that is given back in its graph (a
+   * free node). Memory a capture took whose graph never ran was never really taken, and is not given
+   * back. Idempotent; never throws.
    */
   free(): void {
     if (this.#freed) return;
     this.#freed = true;
-    if (!this.#pooled) {
+    const memory = this.#captured, stream = this.#stream;
+    if (memory !== undefined) {
+      captured.registry.unregister(this);
+      if (captureOn(stream)?.memory === memory) this.#freeOn(stream); // in the graph: a free node
+      else if (memory.launched) releaseWhenNotCapturing(() => this.#freeOn(stream));
+    } else if (!this.#pooled) {
       allocations.registry.unregister(this);
       allocations.release(this.#held);
-      return;
-    }
-    pooled.registry.unregister(this);
-    const stream = this.#stream;
-    if (stream === undefined || stream.destroyed) {
-      pooled.release(this.#held);
     } else {
-      const held = this.#held;
-      if (!held.ctx.released && !held.stale) {
-        quietly(() => held.ctx.run(() => driver().cuMemFreeAsync(this.#ptr, stream.unsafeHandle)));
-      }
+      pooled.registry.unregister(this);
+      releaseWhenNotCapturing(() => this.#freeOn(stream));
     }
+  }
+
+  /** `cuMemFreeAsync` on `stream` (the legacy default stream once it is destroyed), unless the context is gone. */
+  #freeOn(stream: Stream | undefined): void {
+    const held = this.#held;
+    if (held.ctx.released || held.stale) return;
+    const handle = stream === undefined || stream.destroyed ? null : stream.unsafeHandle;
+    quietly(() => held.ctx.run(() => driver().cuMemFreeAsync(this.#ptr, handle)));
   }
 
   /** Same as {@link free}. */
@@ -252,8 +280,11 @@ const poolOut = new BigUint64Array(1);
  * on that stream by `free()`. Taking memory from the pool and giving it back costs no device
  * synchronization, unlike `memAlloc`/`free` (PyTorch's and CuPy's caching allocators exist for the
  * same reason). Where the pool has no room, its unused memory is returned to the device and the
- * allocation tried once more.
+ * allocation tried once more. On a stream that is capturing, the allocation is recorded into the
+ * graph (a memory node: the memory exists once the graph has been launched, at the same address at
+ * every launch); off the capturing stream, it is refused while a capture is in progress.
  *
+ * @throws {TypeError} while a capture is in progress, for an allocation not on the capturing stream.
  * @throws {CudaError} when the device is out of memory.
  * @example
  * ```ts
@@ -268,12 +299,16 @@ export function memAllocAsync(bytes: number | bigint, stream?: Stream): DeviceAl
   if (size === 0) {
     throw new RangeError("Cannot allocate 0 bytes: memAllocAsync() needs a size of at least 1 byte");
   }
+  // Into a capture, an allocation on the capturing stream becomes a memory node of its graph.
+  if (capturesInProgress !== 0 && captureOn(stream) === undefined) {
+    refuseWhileCapturing("allocate device memory off the capturing stream", ALLOCATE_ON_STREAM);
+  }
   const ctx = requireContext("cuMemAllocAsync");
   const lib = driver();
   const handle = stream?.unsafeHandle ?? null;
   const out = new BigUint64Array(1);
   let code = lib.cuMemAllocAsync(out, BigInt(size), handle);
-  if (code === 2) {
+  if (code === 2 && capturesInProgress === 0) {
     // The pool may hold freed memory that another size could not reuse: give it back and retry.
     checkCuda(lib.cuCtxSynchronize(), "cuCtxSynchronize");
     checkCuda(lib.cuDeviceGetDefaultMemPool(poolOut, ctx.device.unsafeHandle), "cuDeviceGetDefaultMemPool");
@@ -320,6 +355,8 @@ export function setMemPoolReleaseThreshold(device: Device, bytes: bigint): void 
 }
 
 const ALLOCATE_FIRST = 'allocate before the capture begins, or capture with { mode: "relaxed" }';
+const ALLOCATE_ON_STREAM =
+  "allocate with memAllocAsync(bytes, stream) on the capturing stream, or before the capture begins";
 
 /** The fix for a synchronous copy during a capture: `async` names the form that queues on a stream. */
 function copyOnStream(async: string): string {

@@ -8,7 +8,7 @@
 import { driver } from "./driver.ts";
 import { libcudaWait } from "../../ffi/cuda.ts";
 import { checkCuda, CudaError } from "./errors.ts";
-import { requireContext } from "./context.ts";
+import { type Context, requireContext } from "./context.ts";
 import { Owned, ownership } from "./owned.ts";
 import type { Event } from "./event.ts";
 import { adoptGraph, type Graph } from "./graph.ts";
@@ -96,6 +96,11 @@ export class Stream {
       );
     }
     return this.#held.handle;
+  }
+
+  /** The context the stream belongs to: work queued on it must be of that context's device. */
+  get context(): Context {
+    return this.#held.ctx;
   }
 
   /** Whether `destroy()` was called (or the stream's context was reset since). */

@@ -44,6 +44,11 @@ Deno.test("allocations, synchronous copies and sets are refused while a global c
         () => cuda.memAlloc(64),
         /^Cannot allocate device memory .*allocate before the capture begins/,
       ],
+      [
+        "memAllocAsync off the capturing stream",
+        () => cuda.memAllocAsync(64),
+        /^Cannot allocate device memory off the capturing stream .*memAllocAsync\(bytes, stream\) on the capturing stream/,
+      ],
       ["pagelockedEmpty", () => cuda.pagelockedEmpty(64), /^Cannot allocate pinned host memory/],
       ["memcpyHtoD", () => cuda.memcpyHtoD(dst, new Uint8Array(4)), /memcpyHtoDAsync\(dst, src, stream\)/],
       ["memcpyDtoH", () => cuda.memcpyDtoH(new Uint8Array(4), dst), /memcpyDtoHAsync\(dst, src, stream\)/],

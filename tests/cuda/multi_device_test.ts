@@ -117,3 +117,28 @@ multiGpuTest("memcpyPeer() copies from device 0 to device 1 with peer access ena
   cuda.memcpyDtoH(back, b);
   assert.ok(back.every((v) => v === 7));
 });
+
+multiGpuTest(
+  "array work inside ga.withStream() with a stream of another device is refused, naming both",
+  () => {
+    cudaContext();
+    using stream = new cuda.Stream(); // device 0
+    ga.useBackend("cuda", { device: 1 });
+    try {
+      const x = ga.zeros(4);
+      assert.throws(() => ga.withStream(stream, () => x.add(1)), {
+        name: "TypeError",
+        message:
+          /^Cannot launch a kernel on cuda:1 .* while a stream of cuda:0 is current: make a stream of this device current/,
+      });
+      assert.throws(() => ga.withStream(stream, () => ga.zeros(4)), {
+        name: "TypeError",
+        message: /^Cannot allocate an array on cuda:1 .* while a stream of cuda:0 is current/,
+      });
+      assert.deepEqual(x.get(), new Float32Array(4), "nothing ran");
+    } finally {
+      ga.useBackend("cuda");
+      cudaContext();
+    }
+  },
+);

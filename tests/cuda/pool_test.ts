@@ -37,3 +37,43 @@ cudaTest(
     assert.throws(() => cuda.memAllocAsync(0), RangeError);
   },
 );
+
+cudaTest(
+  "memAllocAsync() on the capturing stream is a memory node of the graph; off that stream it is refused",
+  async () => {
+    cudaContext();
+    using stream = new cuda.Stream();
+    using out = cuda.memAlloc(4096);
+    cuda.memsetD32(out, 0, 1024);
+    let kept: cuda.DeviceAllocation | undefined;
+    using graph = cuda.capture(stream, () => {
+      const scratch = cuda.memAllocAsync(4096, stream); // a memory node
+      cuda.memsetD32(scratch, 7, 1024, stream);
+      cuda.memcpyDtoDAsync(out, scratch, 4096, stream);
+      scratch.free(); // freed in the graph: a free node
+      kept = cuda.memAllocAsync(4096, stream); // not freed in the graph: freed before each relaunch
+      cuda.memsetD32(kept, 9, 1024, stream);
+      assert.throws(() => cuda.memAllocAsync(64), {
+        name: "TypeError",
+        message:
+          /^Cannot allocate device memory off the capturing stream while a stream is capturing \(capture \d+/,
+      });
+    });
+    assert.equal(graph.nodeCount, 6, "two allocations, two sets, a copy and a free");
+    const back = new Uint32Array(1024);
+    cuda.memcpyDtoH(back, out);
+    assert.ok(back.every((v) => v === 0), "nothing ran during the capture");
+    using exec = graph.instantiate();
+    for (let i = 0; i < 3; i++) exec.launch(stream); // relaunches: `kept` is freed first each time
+    await stream.completed();
+    cuda.memcpyDtoH(back, out);
+    assert.ok(back.every((v) => v === 7), "the copy from the graph's scratch memory");
+    const held = new Uint32Array(1024);
+    cuda.memcpyDtoHAsync(held, kept!, stream);
+    await stream.completed();
+    assert.ok(held.every((v) => v === 9), "memory the graph took and kept holds the last launch's values");
+    kept!.free(); // after a launch: given back for real
+    exec.launch(stream);
+    await stream.completed();
+  },
+);
