@@ -112,6 +112,10 @@ const TARGETS: readonly Target[] = [
   { applies: is("view.add.broadcast"), conditions: [{ ref: impl("torch"), op: ">=", bound: 1 }] },
   { applies: is("view.copy.transposed"), conditions: [{ ref: impl("torch"), op: ">=", bound: 2 }] },
   { applies: is("view.add.strided"), conditions: [{ ref: impl("torch"), op: ">=", bound: 0.9 }] },
+  {
+    applies: is("join.concatenate.8x2^25"),
+    conditions: [{ ref: own("d2d.copy.2^28"), op: ">=", bound: 0.9 }],
+  },
   { applies: is("small.add1.view.host"), conditions: [{ ref: impl("torch"), op: "<=", bound: 1 }] },
   {
     applies: is("reduce.sum.2^28"),
@@ -243,7 +247,7 @@ const GROUPS: { title: string; has: (figure: string) => boolean }[] = [
   },
   {
     title: "Device memory",
-    has: (f) => ["d2d.", "elementwise.", "reduce.", "softmax."].some((p) => f.startsWith(p)),
+    has: (f) => ["d2d.", "elementwise.", "reduce.", "softmax.", "join."].some((p) => f.startsWith(p)),
   },
   { title: "Matrix multiply", has: (f) => f.startsWith("matmul.") },
   { title: "OpenCL", has: (f) => f.startsWith("opencl.") },

@@ -16,6 +16,7 @@ import { grid, jit } from "../../src/jit/mod.ts";
 import type { BenchRecord } from "../records.ts";
 import { reductionFigures } from "./reductions.ts";
 import { viewFigures } from "./views.ts";
+import { joinFigures } from "./join.ts";
 import * as linalg from "./linalg.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
@@ -410,6 +411,7 @@ await section("array", () => {
 });
 
 await section("view", () => viewFigures({ emit, eventTimes, randomFloats }));
+await section("join", () => joinFigures({ emit, eventTimes, randomFloats }));
 await section("reduce", () => reductionFigures("cuda", emit, eventTimes));
 await section("opencl.reduce", () => reductionFigures("opencl", emit, eventTimes));
 

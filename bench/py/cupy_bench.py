@@ -276,6 +276,16 @@ def views(n=8192, reps=20):
     record("view.add.strided", "GB/s", "higher", [gbps(2 * n * (n // 2) * 4, m) for m in ms], "a[:, ::2] + 1")
 
 
+def joins(n=1 << 25, k=8, reps=20):
+    t = timer()
+    parts = [random_f32((n,), 21 + i) for i in range(k)]
+    joined = cp.concatenate(parts)
+    require(all(bool(cp.array_equal(joined[i * n:(i + 1) * n], p)) for i, p in enumerate(parts)), "join.concatenate.8x2^25: differs")
+    del joined
+    ms = t.samples(partial(cp.concatenate, parts), reps)
+    record("join.concatenate.8x2^25", "GB/s", "higher", [gbps(2 * k * n * 4, m) for m in ms], "cupy.concatenate of 8 float32 arrays of 2^25")
+
+
 def main():
     name = cp.cuda.runtime.getDeviceProperties(0)["name"]
     name = name.decode() if isinstance(name, bytes) else name
@@ -294,6 +304,8 @@ def main():
     small_add1()
     cp.get_default_memory_pool().free_all_blocks()
     views()
+    cp.get_default_memory_pool().free_all_blocks()
+    joins()
 
 
 if __name__ == "__main__":

@@ -202,6 +202,17 @@ def views(n=8192, reps=20):
     record("small.add1.view.host", "us", "lower", samples, "host time of x.t()[0:2].add(1) on a 4x4 float32")
 
 
+def joins(n=1 << 25, k=8, reps=20):
+    t = timer()
+    gen = torch.Generator(device=DEVICE).manual_seed(21)
+    parts = [torch.rand(n, device=DEVICE, generator=gen) for _ in range(k)]
+    joined = torch.cat(parts)
+    require(all(torch.equal(joined[i * n:(i + 1) * n], p) for i, p in enumerate(parts)), "join.concatenate.8x2^25: differs")
+    del joined
+    ms = t.samples(partial(torch.cat, parts), reps)
+    record("join.concatenate.8x2^25", "GB/s", "higher", [gbps(2 * k * n * 4, m) for m in ms], "torch.cat of 8 float32 tensors of 2^25")
+
+
 def graph_add1(ops=100, rounds=500):
     """graph.add1.eager and graph.add1.replay: `ops` x.add_(1) on a 1-element tensor, queued one by one or
     captured once into a torch.cuda.CUDAGraph and replayed; `rounds` per sample, then a synchronize; µs per
@@ -269,6 +280,8 @@ def main():
         matmul_transposed(dtype)
     small_add1()
     views()
+    torch.cuda.empty_cache()
+    joins()
     graph_add1()
 
 

@@ -1,12 +1,12 @@
 /**
  * Arrays made from host data or on the device: `asarray` and `toGpu` of nested JS arrays and typed
- * arrays, `zeros`, `ones`, `full`, `arange`.
+ * arrays, `zeros`, `ones`, `full` and their `...Like` forms, `arange`.
  *
  * @module
  */
 
 import { activeBackend } from "./active.ts";
-import { GPUArray } from "./gpuarray.ts";
+import { emptyLike, GPUArray } from "./gpuarray.ts";
 import { fill, linearFill } from "./assign.ts";
 import { type DType, dtypeOf, DTYPES } from "../kernel/dtype.ts";
 import { checkShape, type Shape, showShape, sizeOf } from "./layout.ts";
@@ -208,6 +208,51 @@ export function zeros<D extends DType = "float32">(shape: Shape, dtype?: D): GPU
  */
 export function ones<D extends DType = "float32">(shape: Shape, dtype?: D): GPUArray<D> {
   return full(shape, 1, dtype);
+}
+
+/**
+ * An array of `value` with `like`'s shape and backend, and its dtype unless `dtype` says otherwise
+ * (NumPy's `full_like`); a float value in an integer dtype truncates.
+ *
+ * @throws {RangeError} when the dtype cannot hold `value`.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const nines = ga.fullLike(ga.zeros([2, 3], "int32"), 9);
+ * ```
+ */
+export function fullLike<D extends DType, E extends DType = D>(
+  like: GPUArray<D>,
+  value: number | bigint | boolean,
+  dtype?: E,
+): GPUArray<E> {
+  return fill(emptyLike(like, dtype), value);
+}
+
+/**
+ * Zeros with `like`'s shape, backend and dtype (or `dtype`).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const z = ga.zerosLike(ga.ones([2, 2]));
+ * ```
+ */
+export function zerosLike<D extends DType, E extends DType = D>(like: GPUArray<D>, dtype?: E): GPUArray<E> {
+  return fullLike(like, 0, dtype);
+}
+
+/**
+ * Ones with `like`'s shape, backend and dtype (or `dtype`).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const o = ga.onesLike(ga.zeros([3]), "int8");
+ * ```
+ */
+export function onesLike<D extends DType, E extends DType = D>(like: GPUArray<D>, dtype?: E): GPUArray<E> {
+  return fullLike(like, 1, dtype);
 }
 
 /**

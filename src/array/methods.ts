@@ -20,6 +20,8 @@ import { norm } from "./functions.ts";
 import * as reductions from "./reductions.ts";
 import type { ArgOptions, MeanType, Reduced, ReduceOptions, SumType, VarOptions } from "./reductions.ts";
 import { logSoftmax, softmax, type SoftmaxOptions } from "./softmax.ts";
+import { installDisplay, type ItemValue, type NestedList } from "./display.ts";
+import { repeat } from "./repeat.ts";
 import * as linalg from "./linalg.ts";
 
 /**
@@ -258,6 +260,15 @@ export interface ArrayMethods<D extends DType> {
   trace(options?: linalg.TraceOptions): SumValue<D> | GPUArray;
   /** The Euclidean norm. */
   norm(): number;
+
+  /** {@link repeat}: each element repeated, along `axis` or over the flattened array. */
+  repeat(repeats: number | readonly number[], axis?: number): GPUArray<D>;
+  /** The one element of a one-element array: a number, a bigint for 64-bit integers, a boolean for bools. */
+  item(): ItemValue<D>;
+  /** The elements as nested JS arrays (bigints for 64-bit integers, booleans for bools). */
+  tolist(): NestedList<ItemValue<D>>;
+  /** NumPy's text form, `array([[1., 2.],\n       [3., 4.]], dtype=float32)`, as `console.log` shows it. */
+  toString(): string;
 }
 
 /** The reductions that are also methods, each the function of that name with the array first. */
@@ -379,4 +390,8 @@ export function installMethods(cls: { prototype: object }): void {
   define("norm", function (this: GPUArray) {
     return norm(this);
   });
+  define("repeat", function (this: GPUArray, repeats: number | readonly number[], axis?: number) {
+    return repeat(this, repeats, axis);
+  });
+  installDisplay(p);
 }

@@ -24,6 +24,7 @@ export type { Backend, BackendBuffer, BackendKernel, BackendName, KernelSource }
 export type { LaunchConfig } from "../kernel/dims.ts";
 export { empty, emptyLike, GPUArray } from "./gpuarray.ts";
 export type { ArrayMethods, HostValue, SumValue } from "./methods.ts";
+export type { ItemValue, NestedList } from "./display.ts";
 export type { Layout, Shape } from "./layout.ts";
 export type { SliceSpec } from "./slicing.ts";
 export {
@@ -31,11 +32,16 @@ export {
   asarray,
   type DTypeOfArray,
   full,
+  fullLike,
   type NestedArray,
   ones,
+  onesLike,
   toGpu,
   zeros,
+  zerosLike,
 } from "./creation.ts";
+export { eye, identity, tri, tril, triu } from "./matrices.ts";
+export { linspace, type LinspaceOptions, meshgrid, type MeshgridOptions } from "./grids.ts";
 export {
   ascontiguousarray,
   broadcastTo,
@@ -53,6 +59,10 @@ export {
   transpose,
 } from "./views.ts";
 export { assign, astype, fill } from "./assign.ts";
+export { load, loadAsync, save, saveAsync } from "./io.ts";
+export { arraySplit, concatenate, split, stack } from "./join.ts";
+export { pad, type PadOptions, type PadSpec, repeat, tile } from "./repeat.ts";
+export { NpyError } from "../kernel/npy.ts";
 export { clip, type Operand, type OpOptions, where } from "./ufunc.ts";
 export type { BinaryOp, UnaryOp } from "./ufunc_defs.ts";
 export * from "./ufuncs_binary.ts";

@@ -9,7 +9,7 @@
 import { fromBfloat16Bits } from "../kernel/bfloat16.ts";
 import type { BoundArg, BoundArgs } from "./bind.ts";
 import { evaluateSizes } from "./geometry.ts";
-import { writeNpy } from "./npy.ts";
+import { writeNpy } from "../kernel/npy.ts";
 import { COLOR_MAPS, colorize, type ColorMap, encodePng } from "./png.ts";
 import { UsageError } from "./usage_error.ts";
 import { splitAssignment, summarize, type Summary } from "./values.ts";

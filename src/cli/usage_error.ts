@@ -4,6 +4,8 @@
  * @module
  */
 
+import { oneLine } from "../kernel/one_line.ts";
+
 /**
  * A mistake in the user's input (an `--arg` value, a `.npy` file, a flag) rather than a bug: the runner
  * prints its message on one line and exits with status 2. Messages say what failed, then after a colon
@@ -27,16 +29,4 @@ export class UsageError extends Error {
     super(oneLine(message), options);
     this.name = "UsageError";
   }
-}
-
-function oneLine(text: string): string {
-  let out = "";
-  for (const char of text) {
-    const code = char.charCodeAt(0);
-    if (code < 0x20) out += String.fromCharCode(0x2400 + code);
-    else if (code === 0x7f) out += "\u2421";
-    else if (code === 0x85 || code === 0x2028 || code === 0x2029) out += "\u2424";
-    else out += char;
-  }
-  return out;
 }

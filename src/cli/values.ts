@@ -15,7 +15,7 @@
 import { type DType, DTYPES, type TypedArray } from "../kernel/dtype.ts";
 import { bfloat16Bits, fromBfloat16Bits, roundBfloat16 } from "../kernel/bfloat16.ts";
 import { whereRelative } from "./kernel_file.ts";
-import { readNpy } from "./npy.ts";
+import { NpyError, readNpy } from "../kernel/npy.ts";
 import { UsageError } from "./usage_error.ts";
 
 export type { DType, TypedArray } from "../kernel/dtype.ts";
@@ -880,7 +880,7 @@ function load(
       : `cannot read ${expr.path}: ${error instanceof Error ? error.message : String(error)}`;
     throw new UsageError(prefix + detail, { cause: error });
   }
-  const array = readNpy(bytes, expr.path);
+  const array = readNpyFile(bytes, expr.path);
   if (array.dtype !== target.dtype) {
     const numpy = target.dtype === "bfloat16"
       ? "ml_dtypes.bfloat16"
@@ -893,6 +893,16 @@ function load(
     );
   }
   return { data: array.data, shape: array.shape };
+}
+
+/** {@link readNpy}, its refusals as the command line's UsageError. */
+function readNpyFile(bytes: Uint8Array, path: string): ReturnType<typeof readNpy> {
+  try {
+    return readNpy(bytes, path);
+  } catch (error) {
+    if (error instanceof NpyError) throw new UsageError(error.message, { cause: error });
+    throw error;
+  }
 }
 
 /** xoshiro128** (Blackman and Vigna, https://prng.di.unimi.it/xoshiro128starstar.c), seeded by splitmix64. */

@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { writeNpy } from "../../src/cli/npy.ts";
+import { writeNpy } from "../../src/kernel/npy.ts";
 import { cudaProblem, cudaTest, openclTest } from "../_backends.ts";
 import { assertUsageExit, cudeno, ROOT, tempDir } from "./_cli.ts";
 

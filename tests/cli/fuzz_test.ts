@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { type DType, DTYPES } from "../../src/kernel/dtype.ts";
 import { roundBfloat16 } from "../../src/kernel/bfloat16.ts";
-import { readNpy, writeNpy } from "../../src/cli/npy.ts";
+import { NpyError, readNpy, writeNpy } from "../../src/kernel/npy.ts";
 import { UsageError } from "../../src/cli/usage_error.ts";
 import {
   type ArgExpr,
@@ -39,14 +39,14 @@ type Random = ReturnType<typeof generator>;
 
 const DTYPE_NAMES = Object.keys(DTYPES) as DType[];
 
-/** Runs one case, failing on anything but a UsageError and on a case slower than SLOW_MS. */
+/** Runs one case, failing on anything but a UsageError (or NpyError) and on a case slower than SLOW_MS. */
 function run(label: string, input: unknown, body: () => void): "ok" | "usage" {
   const start = performance.now();
   let outcome: "ok" | "usage" = "ok";
   try {
     body();
   } catch (error) {
-    if (!(error instanceof UsageError)) {
+    if (!(error instanceof UsageError || error instanceof NpyError)) {
       assert.fail(`${label}: ${Deno.inspect(input)} threw ${error instanceof Error ? error.stack : error}`);
     }
     assert.ok(!/[\n\r\u2028\u2029]/.test(error.message), `${label}: a message of more than one line`);
@@ -404,7 +404,7 @@ function mutateNpy(random: Random, base: Uint8Array): Uint8Array {
   }
 }
 
-Deno.test(`readNpy() gives an array or a UsageError for ${CASES} mutated files`, () => {
+Deno.test(`readNpy() gives an array or an NpyError for ${CASES} mutated files`, () => {
   const random = generator(SEED + 3);
   const corpus = npyCorpus(random);
   let valid = 0;

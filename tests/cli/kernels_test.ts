@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { readNpy, writeNpy } from "../../src/cli/npy.ts";
+import { readNpy, writeNpy } from "../../src/kernel/npy.ts";
 import { cudaTest, openclTest } from "../_backends.ts";
 import { cudeno, decodePng, tempDir } from "./_cli.ts";
 

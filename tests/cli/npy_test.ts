@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { readNpy, writeNpy } from "../../src/cli/npy.ts";
-import { UsageError } from "../../src/cli/usage_error.ts";
+import { NpyError, readNpy, writeNpy } from "../../src/kernel/npy.ts";
 
 const fixture = (name: string) => Deno.readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
 const ascii = (text: string) => [...text].map((char) => char.charCodeAt(0));
@@ -23,9 +22,9 @@ function padded(dict: string, preamble = 10): string {
   return dict + " ".repeat(total - preamble - dict.length - 1) + "\n";
 }
 
-function assertUsageError(fn: () => unknown, message: string | RegExp): void {
+function assertNpyError(fn: () => unknown, message: string | RegExp): void {
   assert.throws(fn, (error: unknown) => {
-    assert.ok(error instanceof UsageError, `expected a UsageError, got ${error}`);
+    assert.ok(error instanceof NpyError, `expected an NpyError, got ${error}`);
     if (typeof message === "string") assert.equal(error.message, message);
     else assert.match(error.message, message);
     return true;
@@ -79,7 +78,7 @@ Deno.test("readNpy() reads files built by hand from the specification, versions 
   // Version 3.0 headers are UTF-8, so a stray "✓" is reported as one character.
   const utf8 = new TextEncoder().encode("{'descr': '<f8', 'fortran_order': False, 'shape': (), } ✓\n");
   const bad = new Uint8Array([...MAGIC, 3, 0, utf8.length, 0, 0, 0, ...utf8, ...v3.subarray(-8)]);
-  assertUsageError(() => readNpy(bad), /expected only spaces after the dict, found "✓" at character 57/);
+  assertNpyError(() => readNpy(bad), /expected only spaces after the dict, found "✓" at character 57/);
 });
 
 Deno.test("readNpy() accepts the header spellings NumPy accepts", () => {
@@ -110,15 +109,32 @@ Deno.test("readNpy() copies the data into a fresh, aligned array", () => {
   assert.deepEqual(Array.from(array.data as Float32Array), [0, 0.5, 1, 1.5, 2, 2.5]);
 });
 
-Deno.test("readNpy() rejects Fortran-order arrays", () => {
-  assertUsageError(
-    () => readNpy(fixture("f4_fortran.npy"), "x.npy"),
-    "Cannot read x.npy: Fortran-order arrays are not supported; save with np.ascontiguousarray",
+Deno.test("readNpy() reads a Fortran-order array into C order", () => {
+  // numpy.asfortranarray(np.arange(6).reshape(2, 3)) holds 0, 3, 1, 4, 2, 5 on disk.
+  const array = readNpy(fixture("f4_fortran.npy"), "x.npy");
+  assert.deepEqual([array.dtype, array.shape], ["float32", [2, 3]]);
+  assert.deepEqual(Array.from(array.data as Float32Array), [0, 1, 2, 3, 4, 5]);
+  // A 3-D one built by hand: element (i, j, k) of shape (2, 3, 2) is 100 i + 10 j + k.
+  const shape = [2, 3, 2];
+  const onDisk: number[] = [];
+  for (let k = 0; k < 2; k++) {
+    for (let j = 0; j < 3; j++) for (let i = 0; i < 2; i++) onDisk.push(100 * i + 10 * j + k);
+  }
+  const file = npy(
+    padded("{'descr': '<i2', 'fortran_order': True, 'shape': (2, 3, 2), }"),
+    new Uint8Array(Int16Array.from(onDisk).buffer),
   );
+  const cube = readNpy(file);
+  assert.deepEqual(cube.shape, shape);
+  const expected: number[] = [];
+  for (let i = 0; i < 2; i++) {
+    for (let j = 0; j < 3; j++) for (let k = 0; k < 2; k++) expected.push(100 * i + 10 * j + k);
+  }
+  assert.deepEqual(Array.from(cube.data as Int16Array), expected);
 });
 
 Deno.test("readNpy() rejects big-endian data", () => {
-  assertUsageError(
+  assertNpyError(
     () => readNpy(fixture("f4_bigendian.npy"), "b.npy"),
     "Cannot read b.npy: big-endian data ('>f4') is not supported; save with arr.astype('<f4')",
   );
@@ -126,7 +142,7 @@ Deno.test("readNpy() rejects big-endian data", () => {
 
 Deno.test("readNpy() rejects a truncated data section", () => {
   const file = fixture("f4_2x3.npy");
-  assertUsageError(
+  assertNpyError(
     () => readNpy(file.subarray(0, file.length - 3), "t.npy"),
     "Cannot read t.npy: shape (2, 3) of <f4 needs 24 data bytes but the file has 21; the file is truncated",
   );
@@ -134,33 +150,33 @@ Deno.test("readNpy() rejects a truncated data section", () => {
 
 Deno.test("readNpy() rejects bytes after the data", () => {
   const file = fixture("u1.npy");
-  assertUsageError(
+  assertNpyError(
     () => readNpy(new Uint8Array([...file, 0])),
     /needs 3 data bytes but the file has 4; .* own file$/,
   );
 });
 
 Deno.test("readNpy() rejects files that are not .npy files", () => {
-  assertUsageError(() => readNpy(new Uint8Array()), /^Cannot read \.npy data: not a \.npy file/);
-  assertUsageError(
+  assertNpyError(() => readNpy(new Uint8Array()), /^Cannot read \.npy data: not a \.npy file/);
+  assertNpyError(
     () => readNpy(new Uint8Array(ascii("hello, world"))),
     /not a \.npy file \(it does not start/,
   );
-  assertUsageError(() => readNpy(new Uint8Array(ascii("PK\x03\x04"))), /this is a \.npz \(zip\) archive/);
-  assertUsageError(() => readNpy(new Uint8Array(MAGIC)), /ends inside its preamble after 6 bytes/);
-  assertUsageError(
+  assertNpyError(() => readNpy(new Uint8Array(ascii("PK\x03\x04"))), /this is a \.npz \(zip\) archive/);
+  assertNpyError(() => readNpy(new Uint8Array(MAGIC)), /ends inside its preamble after 6 bytes/);
+  assertNpyError(
     () => readNpy(new Uint8Array([...MAGIC, 2, 0, 5])),
     /ends inside its preamble after 9 bytes/,
   );
-  assertUsageError(
+  assertNpyError(
     () => readNpy(new Uint8Array([...MAGIC, 4, 0, 0, 0])),
     /unsupported \.npy format version 4\.0/,
   );
-  assertUsageError(
+  assertNpyError(
     () => readNpy(new Uint8Array([...MAGIC, 1, 1, 0, 0])),
     /unsupported \.npy format version 1\.1/,
   );
-  assertUsageError(
+  assertNpyError(
     () => readNpy(new Uint8Array([...MAGIC, 1, 0, 200, 0, 0x7b])),
     /header is 200 bytes but only 1 follow/,
   );
@@ -168,7 +184,7 @@ Deno.test("readNpy() rejects files that are not .npy files", () => {
 
 Deno.test("readNpy() rejects malformed headers", () => {
   const bad = (dict: string, message: RegExp, data: number[] = []) =>
-    assertUsageError(() => readNpy(npy(padded(dict), data), "h.npy"), message);
+    assertNpyError(() => readNpy(npy(padded(dict), data), "h.npy"), message);
   bad(
     "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4) }x",
     /expected only spaces after the dict, found "x"/,
@@ -223,11 +239,11 @@ Deno.test("readNpy() rejects malformed headers", () => {
     /the descr '\|f4' gives no byte order .* write '<f4'/,
   );
   bad("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999, 99999999999), }", /is too large/);
-  assertUsageError(
+  assertNpyError(
     () => readNpy(npy("{'descr': '|u1', 'fortran_order': False, 'shape': (1L,), }\n", [1], 3)),
     /expected an integer without an L suffix/,
   );
-  assertUsageError(
+  assertNpyError(
     () => readNpy(new Uint8Array([...MAGIC, 3, 0, 1, 0, 0, 0, 0xff])),
     /the header is not valid UTF-8/,
   );

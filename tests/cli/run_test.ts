@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { main } from "../../src/cli/main.ts";
 import type { CliIO } from "../../src/cli/io.ts";
-import { readNpy, writeNpy } from "../../src/cli/npy.ts";
+import { readNpy, writeNpy } from "../../src/kernel/npy.ts";
 import type { RunReport } from "../../src/cli/run.ts";
 import { openclTest } from "../_backends.ts";
 import { assertUsageExit, cudeno, tempDir } from "./_cli.ts";

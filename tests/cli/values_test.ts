@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { writeNpy } from "../../src/cli/npy.ts";
+import { writeNpy } from "../../src/kernel/npy.ts";
 import { UsageError } from "../../src/cli/usage_error.ts";
 import {
   type ArgEnv,

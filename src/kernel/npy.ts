@@ -1,22 +1,45 @@
 /**
  * Reading and writing NumPy `.npy` files (format versions 1.0, 2.0 and 3.0), as specified in
- * https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html.
+ * https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html: the one implementation the
+ * command line's `@file.npy` arguments and `--out` files and the array module's `save`/`load` share.
  *
  * @module
  */
 
-import { type DType, dtypeOf, DTYPES, type TypedArray } from "../kernel/dtype.ts";
-import { UsageError } from "./usage_error.ts";
+import { type DType, dtypeOf, DTYPES, type TypedArray } from "./dtype.ts";
+import { oneLine } from "./one_line.ts";
 
-export type { DType, TypedArray } from "../kernel/dtype.ts";
+export type { DType, TypedArray } from "./dtype.ts";
 
-/** An array read from a `.npy` file: its element type, its C-order shape and a fresh copy of its data. */
+/**
+ * A `.npy` file that cannot be read: not a `.npy` file, truncated, or holding a dtype cudeno does not
+ * have. The message, on one line, says which and how to fix it.
+ *
+ * @example
+ * ```ts
+ * import { NpyError, readNpy } from "./npy.ts";
+ * try {
+ *   readNpy(new TextEncoder().encode("x,y\n1,2\n"), "table.npy");
+ * } catch (error) {
+ *   if (error instanceof NpyError) console.error(error.message); // Cannot read table.npy: not a .npy file ...
+ * }
+ * ```
+ */
+export class NpyError extends Error {
+  /** Creates the error. */
+  constructor(message: string) {
+    super(oneLine(message));
+    this.name = "NpyError";
+  }
+}
+
+/** An array read from a `.npy` file: its element type, its shape and a fresh copy of its data in C order. */
 export interface NpyArray {
   /** The element type; a `|V2` (raw 2-byte) file is read as bfloat16 bits. */
   dtype: DType;
   /** The shape, outermost dimension first; `[]` for a 0-d array, which holds one element. */
   shape: number[];
-  /** The elements in C order, in a newly allocated (so aligned) typed array. */
+  /** The elements in C order (a Fortran-order file is reordered), in a newly allocated (so aligned) typed array. */
   data: TypedArray;
 }
 
@@ -45,14 +68,15 @@ const CODES: Readonly<Record<string, DType>> = {
 };
 
 /**
- * Reads a `.npy` file (format 1.0, 2.0 or 3.0) of a little-endian numeric or bool dtype in C order.
- * A `|V2` array (how NumPy saves bfloat16) is read as bfloat16 bits in a Uint16Array.
+ * Reads a `.npy` file (format 1.0, 2.0 or 3.0) of a little-endian numeric or bool dtype, in C or
+ * Fortran order (returned in C order). A `|V2` array (how NumPy saves bfloat16) is read as bfloat16
+ * bits in a Uint16Array.
  *
  * @param bytes The whole file.
  * @param name The file's name, used in error messages.
  * @returns The dtype, the shape and a copy of the data.
- * @throws {UsageError} If the file is not a `.npy` file, is truncated or has trailing bytes, or holds a
- * dtype or layout cudeno cannot use (Fortran order, big-endian, structured, complex, strings, objects).
+ * @throws {NpyError} If the file is not a `.npy` file, is truncated or has trailing bytes, or holds a
+ * dtype cudeno cannot use (big-endian, structured, complex, strings, objects).
  *
  * @example
  * ```ts
@@ -63,7 +87,7 @@ const CODES: Readonly<Record<string, DType>> = {
  */
 export function readNpy(bytes: Uint8Array, name = ".npy data"): NpyArray {
   const fail = (detail: string): never => {
-    throw new UsageError(`Cannot read ${name}: ${detail}`);
+    throw new NpyError(`Cannot read ${name}: ${detail}`);
   };
   if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
     fail("this is a .npz (zip) archive, not a .npy file; save a single array with numpy.save");
@@ -114,7 +138,33 @@ export function readNpy(bytes: Uint8Array, name = ".npy data"): NpyArray {
   }
   const data = new info.array(count);
   new Uint8Array(data.buffer).set(bytes.subarray(dataStart));
-  return { dtype: header.dtype, shape: header.shape, data };
+  return {
+    dtype: header.dtype,
+    shape: header.shape,
+    data: header.fortran ? fromFortranOrder(data, header.shape) : data,
+  };
+}
+
+/** The elements of a Fortran-order (column-major) array of `shape`, in C order. */
+function fromFortranOrder(data: TypedArray, shape: readonly number[]): TypedArray {
+  if (shape.filter((d) => d > 1).length < 2) return data;
+  const from = data as unknown as number[];
+  const out = new (data.constructor as new (n: number) => TypedArray)(data.length);
+  const to = out as unknown as number[];
+  // Walk the C order, keeping the element's Fortran offset (strides 1, d0, d0 d1, ...) as we go.
+  const strides = shape.map((_, k) => shape.slice(0, k).reduce((a, b) => a * b, 1));
+  const index = shape.map(() => 0);
+  let f = 0;
+  for (let c = 0; c < data.length; c++) {
+    to[c] = from[f]!;
+    for (let k = shape.length - 1; k >= 0; k--) {
+      f += strides[k]!;
+      if (++index[k]! < shape[k]!) break;
+      f -= strides[k]! * shape[k]!;
+      index[k] = 0;
+    }
+  }
+  return out;
 }
 
 /**
@@ -183,6 +233,7 @@ type PyValue = string | boolean | number | { tuple: PyValue[] } | { list: PyValu
 interface Header {
   dtype: DType;
   shape: number[];
+  fortran: boolean;
 }
 
 /** Parses the header's Python dict literal (a strict subset of Python syntax) and checks its three keys. */
@@ -276,7 +327,6 @@ function parseHeader(text: string, python2: boolean, fail: (detail: string) => n
     );
   }
   if (typeof fortran !== "boolean") fail("the header's fortran_order is not True or False");
-  if (fortran) fail("Fortran-order arrays are not supported; save with np.ascontiguousarray");
   if (
     typeof shape !== "object" || !("tuple" in shape) ||
     !shape.tuple.every((dim) => typeof dim === "number" && Number.isSafeInteger(dim))
@@ -287,7 +337,7 @@ function parseHeader(text: string, python2: boolean, fail: (detail: string) => n
   if (dims.length > MAX_DIMS) {
     fail(`the shape has ${dims.length} dimensions; NumPy allows at most ${MAX_DIMS}`);
   }
-  return { dtype: parseDescr(descr, fail), shape: dims };
+  return { dtype: parseDescr(descr, fail), shape: dims, fortran: fortran as boolean };
 }
 
 function parseDescr(descr: PyValue, fail: (detail: string) => never): DType {
