@@ -17,6 +17,7 @@ import { binary, clip, unary } from "./ufunc.ts";
 import * as views from "./views.ts";
 import { assign, astype, fill } from "./assign.ts";
 import { dot, reduce } from "./reduce.ts";
+import { cumprod, cumsum, diff, type DiffOptions, type ScanOptions, type ScanResult } from "./scan.ts";
 
 /**
  * A host value of an array of `D`: a bigint for 64-bit integers, else a number.
@@ -208,6 +209,13 @@ export interface ArrayMethods<D extends DType> {
   /** Bitwise not (logical not for bools). */
   invert(options?: OpOptions): GPUArray<D>;
 
+  /** {@link cumsum}: the cumulative sum along an axis (of the flattened array without one). */
+  cumsum(options?: ScanOptions): GPUArray<ScanResult<D>>;
+  /** {@link cumprod}: the cumulative product along an axis (of the flattened array without one). */
+  cumprod(options?: ScanOptions): GPUArray<ScanResult<D>>;
+  /** {@link diff}: the `n`-th differences along an axis. */
+  diff(options?: DiffOptions): GPUArray<D>;
+
   /** The sum of all elements, on the host: a number for floats, an exact bigint for integers (summed in 64 bits). */
   sum(): SumValue<D>;
   /** The mean of all elements. */
@@ -296,6 +304,15 @@ export function installMethods(cls: { prototype: object }): void {
   });
   define("clip", function (this: GPUArray, min: Operand | null, max: Operand | null, options?: OpOptions) {
     return clip(this, min, max, options);
+  });
+  define("cumsum", function (this: GPUArray, options?: ScanOptions) {
+    return cumsum(this, options);
+  });
+  define("cumprod", function (this: GPUArray, options?: ScanOptions) {
+    return cumprod(this, options);
+  });
+  define("diff", function (this: GPUArray, options?: DiffOptions) {
+    return diff(this, options);
   });
   define("sum", function (this: GPUArray) {
     return reduce("sum", this);

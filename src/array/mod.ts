@@ -58,6 +58,7 @@ export * from "./ufuncs_binary.ts";
 export * from "./ufuncs_unary.ts";
 export * from "./functions.ts";
 export { CublasError, matmul } from "./matmul.ts";
+export { cumprod, cumsum, diff, type DiffOptions, type ScanOptions, type ScanResult } from "./scan.ts";
 export * as random from "./random.ts";
 export {
   type BoolAsInt8,
