@@ -18,6 +18,8 @@ import * as views from "./views.ts";
 import { assign, astype, fill } from "./assign.ts";
 import { dot, reduce } from "./reduce.ts";
 import { cumprod, cumsum, diff, type DiffOptions, type ScanOptions, type ScanResult } from "./scan.ts";
+import { type Indices, put, take } from "./indexing.ts";
+import { compress, mask, nonzero } from "./compact.ts";
 
 /**
  * A host value of an array of `D`: a bigint for 64-bit integers, else a number.
@@ -215,6 +217,16 @@ export interface ArrayMethods<D extends DType> {
   cumprod(options?: ScanOptions): GPUArray<ScanResult<D>>;
   /** {@link diff}: the `n`-th differences along an axis. */
   diff(options?: DiffOptions): GPUArray<D>;
+  /** {@link take}: the elements at integer indices along an axis (of the flattened array without one). */
+  take(indices: Indices, axis?: number): GPUArray<D>;
+  /** {@link put}: writes values at flat indices, in place. */
+  put(indices: Indices, values: GPUArray | number | bigint | readonly number[]): this;
+  /** {@link compress}: the slices along an axis where a 1-D condition is non-zero. */
+  compress(condition: GPUArray | readonly (boolean | number)[], axis?: number): GPUArray<D>;
+  /** {@link mask}: the elements where a bool array of the leading dimensions is true (NumPy's `a[m]`). */
+  mask(m: GPUArray): GPUArray<D>;
+  /** {@link nonzero}: the indices of the non-zero elements, an int64 array per dimension. */
+  nonzero(): GPUArray<"int64">[];
 
   /** The sum of all elements, on the host: a number for floats, an exact bigint for integers (summed in 64 bits). */
   sum(): SumValue<D>;
@@ -313,6 +325,21 @@ export function installMethods(cls: { prototype: object }): void {
   });
   define("diff", function (this: GPUArray, options?: DiffOptions) {
     return diff(this, options);
+  });
+  define("take", function (this: GPUArray, indices: Indices, axis?: number) {
+    return take(this, indices, axis);
+  });
+  define("put", function (this: GPUArray, indices: Indices, values: GPUArray | number) {
+    return put(this, indices, values);
+  });
+  define("compress", function (this: GPUArray, condition: GPUArray, axis?: number) {
+    return compress(condition, this, axis);
+  });
+  define("mask", function (this: GPUArray, m: GPUArray) {
+    return mask(this, m);
+  });
+  define("nonzero", function (this: GPUArray) {
+    return nonzero(this);
   });
   define("sum", function (this: GPUArray) {
     return reduce("sum", this);

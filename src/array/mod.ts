@@ -59,6 +59,8 @@ export * from "./ufuncs_unary.ts";
 export * from "./functions.ts";
 export { CublasError, matmul } from "./matmul.ts";
 export { cumprod, cumsum, diff, type DiffOptions, type ScanOptions, type ScanResult } from "./scan.ts";
+export { type Indices, put, take } from "./indexing.ts";
+export { argwhere, compress, mask, nonzero } from "./compact.ts";
 export * as random from "./random.ts";
 export {
   type BoolAsInt8,
