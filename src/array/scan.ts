@@ -11,11 +11,11 @@
 import type { Backend } from "./backend.ts";
 import { type DType, DTYPES, isDType } from "../kernel/dtype.ts";
 import type { FloatDType } from "./dtypes.ts";
-import { GPUArray, viewOf } from "./gpuarray.ts";
+import { GPUArray, sharesMemory, viewOf } from "./gpuarray.ts";
 import { normalizeAxis, sizeOf } from "./layout.ts";
 import { coalesceInOrder, copyInto } from "./loop.ts";
 import { fill } from "./assign.ts";
-import { binary } from "./ufunc.ts";
+import { binary, outputFor } from "./ufunc.ts";
 import { moveaxis, ravel, reshape } from "./views.ts";
 import { SCAN_BLOCK, type ScanKernel, type ScanPlan, scanSource, tileSize } from "./scan_source.ts";
 
@@ -152,12 +152,18 @@ function scanColumns(x: ScanInput, req: ScanRequest, out: GPUArray, inner: numbe
 }
 
 /**
- * The inclusive scan of `a` along `axis` (any layout; the axis already checked), as a new C-contiguous
- * array of `a`'s shape and `req.out`'s dtype.
+ * The inclusive scan of `a` along `axis` (any layout; the axis already checked), into `into` (checked
+ * to have `a`'s shape and `req.out`'s dtype; any layout) or a new C-contiguous array.
  *
  * @throws {TypeError} when the device lacks the accumulator's or the output's dtype.
  */
-export function scanAlong(a: GPUArray, axis: number, req: ScanRequest, what: string): GPUArray {
+export function scanAlong(
+  a: GPUArray,
+  axis: number,
+  req: ScanRequest,
+  what: string,
+  into?: GPUArray,
+): GPUArray {
   const backend = a.backend;
   for (const d of [req.acc, req.out]) {
     if (!backend.supports(d)) {
@@ -166,8 +172,15 @@ export function scanAlong(a: GPUArray, axis: number, req: ScanRequest, what: str
       );
     }
   }
-  const out = new GPUArray(backend, a.shape, req.out);
+  const out = outputFor(a, a.shape, req.out, into, what);
   if (a.size === 0) return out;
+  // The kernels write C-contiguous rows from the buffer's start, and read each element before
+  // writing its place: anything else goes through a new array.
+  if (!(out.isContiguous && out.offset === 0) || (into !== undefined && sharesMemory(into, a))) {
+    using flat = scanAlong(a, axis, req, what);
+    copyInto(out, flat, what);
+    return out;
+  }
   const n = a.shape[axis]!, rows = a.size / n, inner = sizeOf(a.shape.slice(axis + 1));
   const keptShape = a.shape.filter((_, d) => d !== axis);
   const merged = coalesceInOrder(keptShape, [a.strides.filter((_, d) => d !== axis)]);
@@ -206,6 +219,8 @@ export interface ScanOptions {
   readonly axis?: number;
   /** The result's dtype (the elements are converted to it first); by default NumPy's, {@link ScanResult}. */
   readonly dtype?: DType;
+  /** Write the result here (the result's shape and dtype, which {@link dtype} sets; any layout) instead of into a new array. */
+  readonly out?: GPUArray;
 }
 
 /**
@@ -249,7 +264,7 @@ function accumulate(op: "sum" | "prod", a: GPUArray, options: ScanOptions, what:
     axis = normalizeAxis(options.axis, x.ndim, what);
   }
   try {
-    return scanAlong(x, axis, { op, acc: accumulatorOf(out), out, map: "value" }, what);
+    return scanAlong(x, axis, { op, acc: accumulatorOf(out), out, map: "value" }, what, options.out);
   } finally {
     if (x !== a) x.free();
   }

@@ -18,7 +18,7 @@
  */
 
 import type { Dialect } from "../kernel/ctypes.ts";
-import type { DType } from "../kernel/dtype.ts";
+import { type DType, DTYPES } from "../kernel/dtype.ts";
 import {
   barrier,
   castTo,
@@ -120,6 +120,53 @@ function rowBase(plan: ScanPlan, p: Parts, row: string): string {
 const unroll = (d: Dialect) => (d === "cuda" ? "#pragma unroll\n  " : "");
 
 /**
+ * The scan across the block of each thread's run total `v[I - 1]`: sets `before` (the runs before the
+ * thread's) and `total` (the tile's). CUDA scans within warps by shuffles, then the warps' totals;
+ * OpenCL C 1.2, which has no shuffles, scans in shared memory (Hillis and Steele).
+ */
+function blockScan(plan: ScanPlan, p: Parts): string {
+  const B = SCAN_BLOCK, I = plan.items, bar = barrier(p.d);
+  if (p.d === "cuda") {
+    const warps = B / 32;
+    return `__shared__ ${p.acc} w[${warps}];
+  const int lane = t & 31, warp = t >> 5;
+  ${p.acc} run = v[${I - 1}];
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    const ${p.acc} u = __shfl_up_sync(0xffffffffu, run, o);
+    if (lane >= o) run = ${p.op("u", "run")};
+  }
+  ${p.acc} run_before = __shfl_up_sync(0xffffffffu, run, 1);
+  if (lane == 0) run_before = ${p.ident};
+  if (lane == 31) w[warp] = run;
+  __syncthreads();
+  if (warp == 0) {
+    ${p.acc} z = lane < ${warps} ? w[lane] : ${p.ident};
+#pragma unroll
+    for (int o = 1; o < ${warps}; o <<= 1) {
+      const ${p.acc} u = __shfl_up_sync(0xffffffffu, z, o);
+      if (lane >= o) z = ${p.op("u", "z")};
+    }
+    if (lane < ${warps}) w[lane] = z;
+  }
+  __syncthreads();
+  const ${p.acc} before = ${p.op(`warp > 0 ? w[warp - 1] : ${p.ident}`, "run_before")};
+  const ${p.acc} total = w[${warps - 1}];`;
+  }
+  return `${sharedArray(plan.acc, "w", B, p.d)}
+  w[t] = v[${I - 1}];
+  ${bar}
+  for (int o = 1; o < ${B}; o <<= 1) {
+    const ${p.acc} u = t >= o ? w[t - o] : ${p.ident};
+    ${bar}
+    w[t] = ${p.op("u", "w[t]")};
+    ${bar}
+  }
+  const ${p.acc} before = t > 0 ? w[t - 1] : ${p.ident};
+  const ${p.acc} total = w[${B - 1}];`;
+}
+
+/**
  * A block's scan of its tile, up to the carry: leaves each thread's inclusive run in `v`, its
  * exclusive prefix within the tile in `before`, and the tile's total in `total`.
  */
@@ -128,7 +175,6 @@ function tileScan(plan: ScanPlan, p: Parts): string {
   const B = SCAN_BLOCK, I = plan.items, bar = barrier(p.d);
   const pad = (e: string) => `(${e}) + ((${e}) >> 5)`;
   return `${sharedArray(plan.acc, "s", B * I + (B * I) / 32, p.d)}
-  ${sharedArray(plan.acc, "w", B, p.d)}
   const int t = ${local};
   const ${p.ix} row = g / tilesPerRow, j0 = (g - row * tilesPerRow) * ${B * I};
   ${rowBase(plan, p, "row")}
@@ -141,16 +187,7 @@ function tileScan(plan: ScanPlan, p: Parts): string {
   ${p.acc} v[${I}];
   ${unroll(p.d)}for (int k = 0; k < ${I}; k++) v[k] = s[${pad(`t * ${I} + k`)}];
   ${unroll(p.d)}for (int k = 1; k < ${I}; k++) v[k] = ${p.op("v[k - 1]", "v[k]")};
-  w[t] = v[${I - 1}];
-  ${bar}
-  for (int o = 1; o < ${B}; o <<= 1) {
-    const ${p.acc} u = t >= o ? w[t - o] : ${p.ident};
-    ${bar}
-    w[t] = ${p.op("u", "w[t]")};
-    ${bar}
-  }
-  const ${p.acc} before = t > 0 ? w[t - 1] : ${p.ident};
-  const ${p.acc} total = w[${B - 1}];`;
+  ${blockScan(plan, p)}`;
 }
 
 /** Adds the carry to the thread's runs and stores the tile, striped, into row `row` of `y`. */
@@ -185,12 +222,52 @@ function tilesSource(plan: ScanPlan, p: Parts): string {
 }`;
 }
 
+/** Predecessors each lane of the look-back warp reads at once: a window of 128 tiles. */
+const LOOKBACK_READS = 4;
+
 /**
- * The single-pass scan (CUDA). The state buffer holds a 64-bit tile counter, then `cap` 32-bit flags,
- * then `cap` tile totals and `cap` inclusive prefixes. A flag below `2 * epoch + 1` (left by an earlier
- * launch, or zero) means nothing is published yet; `2 * epoch + 1` that the tile's total is, and
- * `2 * epoch + 2` that its inclusive prefix is. Each value is written before its flag, with a fence
- * between, and read after it, with a fence between.
+ * How the look-back publishes and reads a tile's status: a flag and a value. A 4-byte accumulator
+ * shares one 64-bit word with its flag (the flag above, the value's bits below), written and read
+ * whole; an 8-byte one is written before its flag and read after it, with a fence between.
+ */
+function statusAccess(plan: ScanPlan, p: Parts): {
+  declare: string;
+  publish: (prefix: string, value: string) => string;
+  read: (m: string) => string;
+  ready: (m: string) => string;
+  value: (m: string) => string;
+} {
+  if (DTYPES[plan.acc].size === 4) {
+    const [toBits, fromBits] = plan.acc === "float32"
+      ? ["__float_as_uint", "__uint_as_float"]
+      : ["(unsigned int)", `(${p.acc})`];
+    return {
+      declare: "volatile unsigned long long *status = (volatile unsigned long long *)(state + 8);",
+      publish: (prefix, value) =>
+        `status[g] = ((unsigned long long)(${prefix} ? has_prefix : has_total) << 32) | (unsigned long long)${toBits}(${value});`,
+      read: (m) => `word[${m}] = status[q[${m}]];`,
+      ready: (m) => `(unsigned int)(word[${m}] >> 32)`,
+      value: (m) => `${fromBits}((unsigned int)word[${m}])`,
+    };
+  }
+  return {
+    declare: `volatile unsigned int *flags = (volatile unsigned int *)(state + 8);
+  volatile ${p.acc} *aggregate = (volatile ${p.acc} *)(state + 8 + 4 * cap);
+  volatile ${p.acc} *inclusive = aggregate + cap;`,
+    publish: (prefix, value) =>
+      `(${prefix} ? inclusive : aggregate)[g] = ${value}; __threadfence(); flags[g] = ${prefix} ? has_prefix : has_total;`,
+    read: (m) => `word[${m}] = flags[q[${m}]];`,
+    ready: (m) => `word[${m}]`,
+    value: (m) => `(word[${m}] == has_prefix ? inclusive[q[${m}]] : aggregate[q[${m}]])`,
+  };
+}
+
+/**
+ * The single-pass scan (CUDA). The state buffer holds a 64-bit tile counter, then the tiles'
+ * statuses ({@link statusAccess}). A flag below `2 * epoch + 1` (left by an earlier launch, or zero)
+ * means nothing is published yet; `2 * epoch + 1` that the tile's total is, and `2 * epoch + 2` that
+ * its inclusive prefix is. Warp 0 looks back over a window of predecessors at a time, nearest first,
+ * adding their totals until one has its inclusive prefix (a row's first tile always has).
  */
 function lookbackSource(plan: ScanPlan, p: Parts): string {
   const params = [
@@ -203,12 +280,13 @@ function lookbackSource(plan: ScanPlan, p: Parts): string {
     "unsigned long long issued",
     "unsigned int epoch",
   ];
-  return `${kernelHead(p.d)} ${nameOf("lookback")}(${params.join(", ")}) {
+  const status = statusAccess(plan, p);
+  const V = LOOKBACK_READS, packed = DTYPES[plan.acc].size === 4;
+  // Four blocks an SM at least: about 56 registers a thread, with no spills (ptxas, sm_90).
+  return `${kernelHead(p.d)} __launch_bounds__(${SCAN_BLOCK}, 4) ${nameOf("lookback")}(${params.join(", ")}) {
   x += xo;
   unsigned long long *counter = (unsigned long long *)state;
-  volatile unsigned int *flags = (volatile unsigned int *)(state + 8);
-  volatile ${p.acc} *aggregate = (volatile ${p.acc} *)(state + 8 + 4 * cap);
-  volatile ${p.acc} *inclusive = aggregate + cap;
+  ${status.declare}
   __shared__ unsigned long long tile;
   __shared__ ${p.acc} shared_carry;
   // Tiles are numbered in the order blocks start, so every tile a block waits for has started.
@@ -220,45 +298,38 @@ function lookbackSource(plan: ScanPlan, p: Parts): string {
     const unsigned int has_total = 2u * epoch + 1u, has_prefix = 2u * epoch + 2u;
     const long long first = row * tilesPerRow;
     ${p.acc} exclusive = ${p.ident};
-    if (g == first) {
-      if (t == 0) {
-        inclusive[g] = total;
-        __threadfence();
-        flags[g] = has_prefix;
+    if (t == 0) { ${status.publish("(g == first)", "total")} }
+    // Predecessor m * 32 + t of a window is tile k - (m * 32 + t); those before the row's first
+    // tile count as a prefix of nothing.
+    for (long long k = g - 1; g != first; k -= ${32 * V}) {
+      long long q[${V}];
+      ${packed ? "unsigned long long" : "unsigned int"} word[${V}];
+#pragma unroll
+      for (int m = 0; m < ${V}; m++) {
+        q[m] = k - (m * 32 + t);
+        if (q[m] >= first) ${status.read("m")}
       }
-    } else {
-      if (t == 0) {
-        aggregate[g] = total;
-        __threadfence();
-        flags[g] = has_total;
-      }
-      // Warp 0 reads 32 predecessors at a time, nearest first, until one has its inclusive prefix
-      // (a row's first tile always has).
-      for (long long k = g - 1;; k -= 32) {
-        const long long q = k - t;
+      int stop = ${32 * V};
+#pragma unroll
+      for (int m = 0; m < ${V}; m++) {
         unsigned int f = has_prefix;
-        ${p.acc} value = ${p.ident};
-        if (q >= first) {
-          do {
-            f = flags[q];
-          } while (f < has_total);
-          __threadfence();
-          value = f == has_prefix ? inclusive[q] : aggregate[q];
+        if (q[m] >= first) {
+          while ((f = ${status.ready("m")}) < has_total) ${status.read("m")}
         }
         const unsigned int found = __ballot_sync(0xffffffffu, f == has_prefix);
-        const int stop = found != 0u ? __ffs((int)found) - 1 : 31;
-        ${p.acc} part = t <= stop ? value : ${p.ident};
+        if (found != 0u && stop == ${32 * V}) stop = m * 32 + __ffs((int)found) - 1;
+      }
+      ${packed ? "" : "__threadfence();\n      "}${p.acc} part = ${p.ident};
 #pragma unroll
-        for (int o = 16; o > 0; o >>= 1) part = ${p.op("part", "__shfl_down_sync(0xffffffffu, part, o)")};
-        exclusive = ${p.op("part", "exclusive")};
-        if (found != 0u) break;
+      for (int m = 0; m < ${V}; m++) {
+        if (m * 32 + t <= stop && q[m] >= first) part = ${p.op("part", status.value("m"))};
       }
-      if (t == 0) {
-        inclusive[g] = ${p.op("exclusive", "total")};
-        __threadfence();
-        flags[g] = has_prefix;
-      }
+#pragma unroll
+      for (int o = 16; o > 0; o >>= 1) part = ${p.op("part", "__shfl_down_sync(0xffffffffu, part, o)")};
+      exclusive = ${p.op("part", "exclusive")};
+      if (stop < ${32 * V}) break;
     }
+    if (t == 0 && g != first) { ${status.publish("true", p.op("exclusive", "total"))} }
     if (t == 0) shared_carry = exclusive;
   }
   __syncthreads();

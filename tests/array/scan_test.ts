@@ -228,6 +228,28 @@ eachBackend("cumsum() and cumprod() with a dtype convert each element to it firs
   );
 });
 
+eachBackend("cumsum() and cumprod() write into out: a new array, a view, or the input itself", () => {
+  const host = Float32Array.from(randomInts(6000, 51, -9, 9));
+  const want = Float32Array.from(hostScan([...host], [6000], 0, (x, y) => x + y, 0));
+  using a = ga.toGpu(host), out = ga.empty(6000);
+  assert.equal(ga.cumsum(a, { out }), out);
+  assert.deepEqual(out.get(), want);
+  using grid = ga.zeros([2, 6000]);
+  ga.cumsum(a, { out: grid.slice(1) });
+  assert.deepEqual(grid.get().slice(6000), want);
+  using m = ga.toGpu(host.slice(0, 12), [3, 4]), t = ga.zeros([4, 3]);
+  ga.cumprod(m, { axis: 0, out: t.T });
+  assert.deepEqual([...t.T.get()], hostScan([...host.slice(0, 12)], [3, 4], 0, (x, y) => x * y, 1));
+  a.cumsum({ out: a });
+  assert.deepEqual(a.get(), want, "in place");
+  assert.throws(() => ga.cumsum(a, { out: ga.empty(6000, "float64") }), {
+    name: "TypeError",
+    message: /float32/,
+  });
+  assert.throws(() => ga.cumsum(a, { out: ga.empty(5999) }), RangeError);
+  assert.deepEqual(ga.cumsum(a, { dtype: "float64", out: ga.empty(6000, "float64") }).dtype, "float64");
+});
+
 eachBackend("cumsum() of a 0-d array is 1-D, and an axis out of range is a RangeError", () => {
   assert.deepEqual(ga.cumsum(ga.asarray(5)).get(), Float32Array.of(5));
   assert.deepEqual(ga.cumsum(ga.asarray(5), { axis: 0 }).shape, [1]);
