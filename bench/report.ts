@@ -108,6 +108,7 @@ const TARGETS: readonly Target[] = [
   { applies: is("start.first_result"), conditions: [{ ref: impl("c"), op: "<=", bound: 1.2 }] },
   { applies: is("elementwise.add.2^28"), conditions: [{ ref: own("d2d.copy.2^28"), op: ">=", bound: 0.9 }] },
   { applies: is("reduce.sum.2^28"), conditions: [{ ref: own("d2d.copy.2^28"), op: ">=", bound: 0.85 }] },
+  { applies: is("scan.cumsum.2^28"), conditions: [{ ref: impl("torch"), op: ">=", bound: 1 }] },
   {
     applies: (f) => f.startsWith("matmul.") && !f.endsWith(".host"),
     conditions: [{ ref: impl("torch"), op: ">=", bound: 0.95 }],
@@ -190,7 +191,10 @@ const GROUPS: { title: string; has: (figure: string) => boolean }[] = [
     title: "Compile, load, cache",
     has: (f) => ["nvrtc.", "module.", "cache.", "jit."].some((p) => f.startsWith(p)),
   },
-  { title: "Device memory", has: (f) => ["d2d.", "elementwise.", "reduce."].some((p) => f.startsWith(p)) },
+  {
+    title: "Device memory",
+    has: (f) => ["d2d.", "elementwise.", "reduce.", "scan."].some((p) => f.startsWith(p)),
+  },
   { title: "Matrix multiply", has: (f) => f.startsWith("matmul.") },
   { title: "OpenCL", has: (f) => f.startsWith("opencl.") },
   { title: "Other", has: () => true },

@@ -14,6 +14,7 @@ import * as ga from "../../src/array/mod.ts";
 import { libcuda } from "../../ffi/cuda.ts";
 import { grid, jit } from "../../src/jit/mod.ts";
 import type { BenchRecord } from "../records.ts";
+import { scanFigures } from "./scan.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
 const only = values.only?.split(",") ?? [];
@@ -306,6 +307,8 @@ await section("array", () => {
   }
   emit({ impl: "cudeno", figure: "small.add1.async", unit: "us", better: "lower", samples: small });
 });
+
+await section("scan", () => scanFigures(emit, eventTimes));
 
 await section("matmul", () => {
   ga.useBackend("cuda");

@@ -156,6 +156,19 @@ def device_memory(n=1 << 28, reps=20):
     record("reduce.sum.2^28", "GB/s", "higher", [gbps(nbytes, m) for m in ms], "a.sum(), float32")
 
 
+def scan(n=1 << 28, reps=20):
+    # ±1 values: every prefix is an integer far below 2^24, exact in float32 in any order of addition.
+    a = cp.random.RandomState(43).randint(0, 2, size=n).astype(cp.float32) * 2 - 1
+    out = cp.full(n, np.nan, dtype=cp.float32)
+    cp.cumsum(a, out=out)
+    want = cp.cumsum(a, dtype=cp.float64).astype(cp.float32)
+    require(bool(cp.array_equal(out, want)), "scan.cumsum.2^28: differs from the float64 cumsum")
+    del want
+    ms = timer().samples(lambda: cp.cumsum(a, out=out), reps)
+    note = "cupy.cumsum(a, out=out), float32; bytes read + written"
+    record("scan.cumsum.2^28", "GB/s", "higher", [gbps(2 * n * 4, m) for m in ms], note)
+
+
 def relative_error(got, ref):
     return float(cp.linalg.norm(got.astype(cp.float64) - ref) / cp.linalg.norm(ref))
 
@@ -204,6 +217,8 @@ def main():
     copies()
     cp.get_default_memory_pool().free_all_blocks()
     device_memory()
+    cp.get_default_memory_pool().free_all_blocks()
+    scan()
     cp.get_default_memory_pool().free_all_blocks()
     matmul()
     small_add1()

@@ -45,6 +45,18 @@ def device_memory(n=1 << 28, reps=20):
     record("reduce.sum.2^28", "GB/s", "higher", [gbps(nbytes, m) for m in ms], "a.sum(), float32")
 
 
+def scan(n=1 << 28, reps=20):
+    gen = torch.Generator(device=DEVICE).manual_seed(43)
+    # ±1 values: every prefix is an integer far below 2^24, exact in float32 in any order of addition.
+    a = torch.randint(0, 2, (n,), device=DEVICE, generator=gen).float() * 2 - 1
+    out = torch.full((n,), float("nan"), device=DEVICE)
+    torch.cumsum(a, 0, out=out)
+    require(torch.equal(out, torch.cumsum(a.double(), 0).float()), "scan.cumsum.2^28: differs from the float64 cumsum")
+    ms = timer().samples(partial(torch.cumsum, a, 0, out=out), reps)
+    note = "torch.cumsum(a, 0, out=out), float32; bytes read + written"
+    record("scan.cumsum.2^28", "GB/s", "higher", [gbps(2 * n * 4, m) for m in ms], note)
+
+
 def relative_error(got, a, b):
     ref = a.double() @ b.double()
     return ((got.double() - ref).norm() / ref.norm()).item()
@@ -104,6 +116,8 @@ def main():
     require(torch.cuda.is_available(), "torch sees no CUDA device")
     log(f"torch_bench: PyTorch {torch.__version__}, CUDA {torch.version.cuda}, {torch.cuda.get_device_name(0)}")
     device_memory()
+    torch.cuda.empty_cache()
+    scan()
     torch.cuda.empty_cache()
     matmul(torch.float32)
     matmul(torch.bfloat16)
