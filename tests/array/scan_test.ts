@@ -77,6 +77,18 @@ eachBackend(
   },
 );
 
+eachBackend("cumsum() of 1100 rows of 4200 (thousands of tiles), twice, matches the host", () => {
+  const shape = [1100, 4200];
+  const host = Float32Array.from(randomInts(shape[0]! * shape[1]!, 61, -3, 3));
+  const want = Float32Array.from(hostScan([...host], shape, 1, (x, y) => x + y, 0));
+  using a = ga.toGpu(host, shape), out = ga.empty(shape);
+  for (let round = 0; round < 2; round++) {
+    out.fill(0);
+    ga.cumsum(a, { axis: 1, out });
+    assert.deepEqual(out.get(), want, `round ${round}`);
+  }
+});
+
 eachBackend("cumsum() of 2^20 random float32 values stays within 1e-4 of the float64 sum", () => {
   const r = seeded(11);
   const host = Float32Array.from({ length: 2 ** 20 }, () => r());
