@@ -14,7 +14,7 @@ import * as ga from "../../src/array/mod.ts";
 import { libcuda } from "../../ffi/cuda.ts";
 import { grid, jit } from "../../src/jit/mod.ts";
 import type { BenchRecord } from "../records.ts";
-import { scanFigures } from "./scan.ts";
+import { openclScanFigures, scanFigures } from "./scan.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
 const only = values.only?.split(",") ?? [];
@@ -309,6 +309,7 @@ await section("array", () => {
 });
 
 await section("scan", () => scanFigures(emit, eventTimes));
+await section("scan.opencl", () => openclScanFigures(emit));
 
 await section("matmul", () => {
   ga.useBackend("cuda");
