@@ -80,17 +80,25 @@ interface LookbackState {
   epoch: number;
 }
 
-const lookbackStates = new WeakMap<Backend, LookbackState>();
+/**
+ * Each device's look-back states: one for 4-byte accumulators (a status and its total in one word)
+ * and one for 8-byte ones (flags, then totals): a state read in the other layout would misread a
+ * total as a flag.
+ */
+const lookbackStates = new WeakMap<Backend, Map<number, LookbackState>>();
 
-/** The look-back state for a launch of `tiles` tiles, its epoch advanced (see `scan_source.ts`). */
-function lookbackState(backend: Backend, tiles: number): LookbackState {
-  let state = lookbackStates.get(backend);
+/** The look-back state for a launch of `tiles` tiles of `acc` totals, its epoch advanced (see `scan_source.ts`). */
+function lookbackState(backend: Backend, acc: DType, tiles: number): LookbackState {
+  let states = lookbackStates.get(backend);
+  if (states === undefined) lookbackStates.set(backend, states = new Map());
+  const size = DTYPES[acc].size;
+  let state = states.get(size);
   if (state === undefined || state.array.freed || state.cap < tiles) {
     state?.array.free();
     const cap = Math.ceil(tiles / 1024) * 1024;
-    const array = fill(new GPUArray(backend, 8 + 20 * cap, "uint8"), 0);
+    const array = fill(new GPUArray(backend, 8 + (size === 4 ? 8 : 20) * cap, "uint8"), 0);
     state = { array, cap, issued: 0, epoch: 0 };
-    lookbackStates.set(backend, state);
+    states.set(size, state);
   }
   if (++state.epoch >= 2 ** 30) {
     fill(state.array, 0);
@@ -113,7 +121,7 @@ function scanRows(x: ScanInput, req: ScanRequest, out: GPUArray, what: string): 
   const tiles = x.rows * perRow;
   const config = { grid: tiles, block: SCAN_BLOCK };
   if (backend.dialect === "cuda") {
-    const state = lookbackState(backend, tiles);
+    const state = lookbackState(backend, req.acc, tiles);
     compiled(backend, "lookback", plan).launch(config, [
       ...inputArgs(x),
       out.buffer,

@@ -228,7 +228,9 @@ const LOOKBACK_READS = 4;
 /**
  * How the look-back publishes and reads a tile's status: a flag and a value. A 4-byte accumulator
  * shares one 64-bit word with its flag (the flag above, the value's bits below), written and read
- * whole; an 8-byte one is written before its flag and read after it, with a fence between.
+ * whole: the state holds `cap` such words. An 8-byte one is written before its flag and read after
+ * it, with a fence between: the state holds `cap` 32-bit flags, then `cap` totals and `cap` inclusive
+ * prefixes. The two layouts never share a state buffer.
  */
 function statusAccess(plan: ScanPlan, p: Parts): {
   declare: string;
