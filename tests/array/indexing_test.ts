@@ -102,7 +102,8 @@ eachBackend(
       name: "RangeError",
       message: "Cannot take index 2 along axis 0: it is out of range for extent 2 (use -2 to 1)",
     });
-    assert.deepEqual(ga.take(x, [1], 1).get(), Float32Array.of(2, 5));
+    const kept: Float32Array = ga.take(x, [1], 1).get(); // take keeps the dtype, and get() is typed
+    assert.deepEqual(kept, Float32Array.of(2, 5));
     assert.throws(() => ga.take(ga.zeros([3, 0]), [0], 1), {
       name: "RangeError",
       message: /extent 0 \(it is empty\)/,

@@ -314,4 +314,9 @@ eachBackend("cumsum, cumprod and diff are methods too", () => {
   assert.deepEqual(x.cumsum({ axis: 1 }).get(), BigInt64Array.of(1n, 3n, 6n, 4n, 9n, 15n));
   assert.deepEqual(x.cumprod().get(), BigInt64Array.of(1n, 2n, 6n, 24n, 120n, 720n));
   assert.deepEqual(x.diff({ axis: 0 }).get(), Int32Array.of(3, 3, 3));
+  // The result types follow NumPy's dtypes, so get() is typed.
+  const sums: BigInt64Array = x.cumsum().get();
+  const unsigned: BigUint64Array = ga.cumprod(ga.asarray([1, 2], "uint8")).get();
+  const floats: Float32Array = ga.cumsum(ga.asarray([0.5, 0.25])).get();
+  assert.deepEqual([sums[5], unsigned[1], floats[1]], [21n, 2n, 0.75]);
 });
