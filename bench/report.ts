@@ -145,6 +145,9 @@ const TARGETS: readonly Target[] = [
       { ref: impl("torch"), op: ">=", bound: 0.95 },
     ],
   },
+  { applies: is("elementwise.add.2^28"), conditions: [{ ref: own("d2d.copy.2^28"), op: ">=", bound: 0.9 }] },
+  { applies: is("reduce.sum.2^28"), conditions: [{ ref: own("d2d.copy.2^28"), op: ">=", bound: 0.85 }] },
+  { applies: is("scan.cumsum.2^28"), conditions: [{ ref: impl("torch"), op: ">=", bound: 1 }] },
   {
     applies: (f) => f.startsWith("matmul.") && !f.endsWith(".host"),
     conditions: [{ ref: impl("torch"), op: ">=", bound: 0.95 }],
@@ -247,7 +250,8 @@ const GROUPS: { title: string; has: (figure: string) => boolean }[] = [
   },
   {
     title: "Device memory",
-    has: (f) => ["d2d.", "elementwise.", "reduce.", "softmax.", "join."].some((p) => f.startsWith(p)),
+    has: (f) =>
+      ["d2d.", "elementwise.", "reduce.", "softmax.", "join.", "scan."].some((p) => f.startsWith(p)),
   },
   { title: "Matrix multiply", has: (f) => f.startsWith("matmul.") },
   { title: "OpenCL", has: (f) => f.startsWith("opencl.") },

@@ -18,6 +18,7 @@ import { reductionFigures } from "./reductions.ts";
 import { viewFigures } from "./views.ts";
 import { joinFigures } from "./join.ts";
 import * as linalg from "./linalg.ts";
+import { openclScanFigures, scanFigures } from "./scan.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
 const only = values.only?.split(",") ?? [];
@@ -414,6 +415,8 @@ await section("view", () => viewFigures({ emit, eventTimes, randomFloats }));
 await section("join", () => joinFigures({ emit, eventTimes, randomFloats }));
 await section("reduce", () => reductionFigures("cuda", emit, eventTimes));
 await section("opencl.reduce", () => reductionFigures("opencl", emit, eventTimes));
+await section("scan", () => scanFigures(emit, eventTimes));
+await section("scan.opencl", () => openclScanFigures(emit));
 
 await section("matmul", () => {
   ga.useBackend("cuda");

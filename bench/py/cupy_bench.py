@@ -191,6 +191,17 @@ def reductions(side=8192, n=1 << 28, reps=20):
     require(bool(a[i] == top) and not bool((a[:i] == top).any()), "reduce.argmax.2^28: not the first maximum")
     ms = t.samples(partial(cp.argmax, a), reps)
     record("reduce.argmax.2^28", "GB/s", "higher", [gbps(n * 4, m) for m in ms], "cupy.argmax(a), float32")
+def scan(n=1 << 28, reps=20):
+    # ±1 values: every prefix is an integer far below 2^24, exact in float32 in any order of addition.
+    a = cp.random.RandomState(43).randint(0, 2, size=n).astype(cp.float32) * 2 - 1
+    out = cp.full(n, np.nan, dtype=cp.float32)
+    cp.cumsum(a, out=out)
+    want = cp.cumsum(a, dtype=cp.float64).astype(cp.float32)
+    require(bool(cp.array_equal(out, want)), "scan.cumsum.2^28: differs from the float64 cumsum")
+    del want
+    ms = timer().samples(lambda: cp.cumsum(a, out=out), reps)
+    note = "cupy.cumsum(a, out=out), float32; bytes read + written"
+    record("scan.cumsum.2^28", "GB/s", "higher", [gbps(2 * n * 4, m) for m in ms], note)
 
 
 def relative_error(got, ref):
@@ -298,6 +309,7 @@ def main():
     device_memory()
     cp.get_default_memory_pool().free_all_blocks()
     reductions()
+    scan()
     cp.get_default_memory_pool().free_all_blocks()
     matmul()
     matmul_batched_and_transposed()

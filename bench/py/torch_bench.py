@@ -72,6 +72,16 @@ def reductions(side=8192, n=1 << 28, reps=20):
     require(bool(a[i] == top) and not bool((a[:i] == top).any()), "reduce.argmax.2^28: not the first maximum")
     ms = t.samples(partial(torch.argmax, a), reps)
     record("reduce.argmax.2^28", "GB/s", "higher", [gbps(n * 4, m) for m in ms], "torch.argmax(a), float32")
+def scan(n=1 << 28, reps=20):
+    gen = torch.Generator(device=DEVICE).manual_seed(43)
+    # ±1 values: every prefix is an integer far below 2^24, exact in float32 in any order of addition.
+    a = torch.randint(0, 2, (n,), device=DEVICE, generator=gen).float() * 2 - 1
+    out = torch.full((n,), float("nan"), device=DEVICE)
+    torch.cumsum(a, 0, out=out)
+    require(torch.equal(out, torch.cumsum(a.double(), 0).float()), "scan.cumsum.2^28: differs from the float64 cumsum")
+    ms = timer().samples(partial(torch.cumsum, a, 0, out=out), reps)
+    note = "torch.cumsum(a, 0, out=out), float32; bytes read + written"
+    record("scan.cumsum.2^28", "GB/s", "higher", [gbps(2 * n * 4, m) for m in ms], note)
 
 
 def relative_error(got, a, b):
@@ -272,6 +282,7 @@ def main():
     device_memory()
     torch.cuda.empty_cache()
     reductions()
+    scan()
     torch.cuda.empty_cache()
     matmul(torch.float32)
     matmul(torch.bfloat16)

@@ -26,7 +26,17 @@ export interface Loop {
   readonly written: readonly boolean[];
   /** Scalar parameters, passed as values of their dtype. */
   readonly scalars: readonly { readonly value: number | bigint; readonly dtype: DType }[];
-  /** C statements for one element: `ref[k]` is array k's element, `scalar[j]` scalar j, `index` the C-order index. */
+  /**
+   * Arrays passed whole, as pointers to their first element (C-contiguous ones, or any layout the
+   * statement indexes itself): the statement reaches them as `pointer[k]`, at any element it computes
+   * (a gather or a scatter). The loop does not broadcast them or check their overlap with other operands.
+   */
+  readonly pointers?: readonly { readonly array: GPUArray; readonly written: boolean }[];
+  /**
+   * C statements for one element: `ref[k]` is array k's element, `scalar[j]` scalar j, `index` the
+   * C-order index, `pointer[k]` pointer k. In a loop that is not {@link pure}, `ref[k]` is the element in
+   * memory, so `(&ref[k])[d]` is the element `d` places further along the buffer.
+   */
   readonly statement: LoopPlan["statement"];
   /** C code placed before the kernel (helper functions); fixed by {@link key}. */
   readonly helpers?: string;
@@ -90,14 +100,15 @@ function choosePath(
  */
 export function runLoop(loop: Loop, shape: readonly number[], what: string): void {
   const backend = loop.arrays[0]!.backend;
-  const arrays = loop.arrays.map((a) => {
+  const pointers = loop.pointers ?? [];
+  const arrays = loop.arrays.map((a) => a);
+  for (const a of [...arrays, ...pointers.map((p) => p.array)]) {
     if (a.backend !== backend) {
       throw new TypeError(
         `Cannot ${what} arrays on ${backend.device} and ${a.backend.device}: copy one to the other's backend first`,
       );
     }
-    return a;
-  });
+  }
   const strides = arrays.map((a) => broadcastStrides(a, shape, what));
   loop.written.forEach((w, k) => {
     if (w && strides[k]!.some((s, d) => s === 0 && shape[d]! > 1)) {
@@ -140,7 +151,7 @@ export function runLoop(loop: Loop, shape: readonly number[], what: string): voi
   const dtypes = arrays.map((a, k) => `${a.dtype}${loop.written[k] ? "!" : ""}${uniform[k] ? "0" : ""}`);
   const key = `${loop.key}|${path}${ndim}${narrow ? "n" : "w"}|${dtypes.join(",")}|${
     loop.scalars.map((s) => s.dtype).join(",")
-  }`;
+  }|${pointers.map((p) => `${p.array.dtype}${p.written ? "!" : ""}`).join(",")}`;
   const kernel = backend.kernel(key, () => {
     const plan: LoopPlan = {
       name: `cudeno_loop_${path}`,
@@ -148,6 +159,7 @@ export function runLoop(loop: Loop, shape: readonly number[], what: string): voi
       ndim,
       narrow,
       arrays: arrays.map((a, k) => ({ dtype: a.dtype, written: loop.written[k]! })),
+      pointers: pointers.map((p) => ({ dtype: p.array.dtype, written: p.written })),
       uniform,
       scalars: loop.scalars.map((s) => s.dtype),
       helpers: loop.helpers ?? "",
@@ -160,6 +172,7 @@ export function runLoop(loop: Loop, shape: readonly number[], what: string): voi
     args.push(a.buffer, a.offset);
     if (path === "strided" || path === "tile") args.push(...merged.strides[k]!);
   });
+  for (const p of pointers) args.push(p.array.buffer, p.array.offset);
   for (const s of loop.scalars) args.push(s.value);
   if (path === "strided" || path === "tile") {
     args.push(...merged.shape);

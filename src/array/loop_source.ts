@@ -48,14 +48,21 @@ export interface LoopPlan {
   readonly narrow: boolean;
   /** Each array operand's dtype and whether the loop writes it. */
   readonly arrays: readonly { readonly dtype: DType; readonly written: boolean }[];
+  /** Each pointer operand's dtype and whether the loop writes through it. */
+  readonly pointers: readonly { readonly dtype: DType; readonly written: boolean }[];
   /** For flat and vector loops, the operands read at one element throughout (stride 0); for vstrided ones, along the last axis. */
   readonly uniform: readonly boolean[];
   /** Each scalar parameter's dtype. */
   readonly scalars: readonly DType[];
   /** C code placed before the kernel. */
   readonly helpers: string;
-  /** The work per element: C statements over the operands' elements `ref[k]`, the scalars and the linear index. */
-  readonly statement: (ref: readonly string[], scalar: readonly string[], index: string) => string;
+  /** The work per element: C statements over the operands' elements `ref[k]`, the scalars, the linear index and the pointers. */
+  readonly statement: (
+    ref: readonly string[],
+    scalar: readonly string[],
+    index: string,
+    pointer: readonly string[],
+  ) => string;
 }
 
 function vecName(dtype: DType): string {
@@ -67,7 +74,7 @@ function vecStruct(dtype: DType, dialect: Dialect): string {
   return `struct __align__(${align}) ${vecName(dtype)} { ${cType(dtype, dialect)} v[${ELEMS}]; };`;
 }
 
-/** The parameter list: each array (pointer, element offset, strides), the scalars, the extents, the count. */
+/** The parameter list: each array (pointer, element offset, strides), the pointers (with offsets), the scalars, the extents, the count. */
 function params(plan: LoopPlan, dialect: Dialect): string {
   const wide = dialect === "cuda" ? "long long" : "long";
   const idx = plan.narrow ? "int" : wide;
@@ -78,6 +85,9 @@ function params(plan: LoopPlan, dialect: Dialect): string {
       for (let d = 0; d < plan.ndim; d++) list.push(`${idx} t${k}_${d}`);
     }
   });
+  plan.pointers.forEach((p, k) =>
+    list.push(pointerParam(p.dtype, `q${k}`, dialect, !p.written), `${wide} oq${k}`)
+  );
   plan.scalars.forEach((s, j) => list.push(`${cType(s, dialect)} s${j}`));
   if (plan.path !== "flat" && plan.path !== "vector") {
     for (let d = 0; d < plan.ndim; d++) list.push(`${idx} e${d}`);
@@ -91,13 +101,19 @@ function params(plan: LoopPlan, dialect: Dialect): string {
 }
 
 function head(plan: LoopPlan, dialect: Dialect): string {
-  const dtypes = [...plan.arrays.map((a) => a.dtype), ...plan.scalars];
-  const rebase = plan.arrays.map((_, k) => `p${k} += o${k};`).join(" ");
+  const dtypes = [...plan.arrays.map((a) => a.dtype), ...plan.pointers.map((p) => p.dtype), ...plan.scalars];
+  const rebase = [
+    ...plan.arrays.map((_, k) => `p${k} += o${k};`),
+    ...plan.pointers.map((_, k) => `q${k} += oq${k};`),
+  ].join(" ");
   return `${preamble(dtypes, dialect)}
 ${plan.helpers}
 ${kernelHead(dialect)} ${plan.name}(${params(plan, dialect)}) {
   ${rebase}`;
 }
+
+/** The pointer operands' names in the kernel. */
+const pointerNames = (plan: LoopPlan) => plan.pointers.map((_, k) => `q${k}`);
 
 const unroll = (dialect: Dialect) => (dialect === "cuda" ? "#pragma unroll\n" : "");
 
@@ -110,7 +126,7 @@ function flatSource(plan: LoopPlan, dialect: Dialect): string {
   const ${ix} base = (${ix})${group} * ${BLOCK * ELEMS} + ${local};
 ${unroll(dialect)}  for (int u = 0; u < ${ELEMS}; u++) {
     const ${ix} i = base + u * ${BLOCK};
-    if (i < n) { ${plan.statement(ref, scalars, "i")} }
+    if (i < n) { ${plan.statement(ref, scalars, "i", pointerNames(plan))} }
   }
 }`;
 }
@@ -139,12 +155,12 @@ ${head(plan, dialect)}
       ${loads}
       ${vecName(out.dtype)} r;
 #pragma unroll
-      for (int j = 0; j < ${ELEMS}; j++) { ${plan.statement(vecRef, scalars, "(e + j)")} }
+      for (int j = 0; j < ${ELEMS}; j++) { ${plan.statement(vecRef, scalars, "(e + j)", pointerNames(plan))} }
       *reinterpret_cast<${vecName(out.dtype)} *>(p${out.k} + e) = r;
     }
   } else {
     for (long long e = start + threadIdx.x; e < n; e += blockDim.x) { ${
-    plan.statement(scalarRef, scalars, "e")
+    plan.statement(scalarRef, scalars, "e", pointerNames(plan))
   } }
   }
 }`;
@@ -164,7 +180,7 @@ function vectorGroup(plan: LoopPlan, scalars: readonly string[]): string {
   ) => (plan.uniform[k] ? `p${k}[a${k}]` : a.written ? "r.v[j]" : `v${k}.v[j]`));
   return `${loads} ${vecName(plan.arrays[out]!.dtype)} r;
 #pragma unroll
-      for (int j = 0; j < ${ELEMS}; j++) { ${plan.statement(ref, scalars, "0")} }
+      for (int j = 0; j < ${ELEMS}; j++) { ${plan.statement(ref, scalars, "0", pointerNames(plan))} }
       *reinterpret_cast<${vecName(plan.arrays[out]!.dtype)} *>(p${out} + a${out}) = r;`;
 }
 
@@ -189,7 +205,7 @@ function stridedSource(plan: LoopPlan, dialect: Dialect): string {
   steps.push(`c = (${sx})r; ${k.map((i) => `a${i} += c * t${i}_0;`).join(" ")}`);
   const body = plan.path === "vstrided"
     ? vectorGroup(plan, scalars)
-    : plan.statement(k.map((i) => `p${i}[a${i}]`), scalars, "i");
+    : plan.statement(k.map((i) => `p${i}[a${i}]`), scalars, "i", pointerNames(plan));
   const structs = plan.path === "vstrided"
     ? [...new Set(plan.arrays.filter((_, i) => !plan.uniform[i]).map((a) => a.dtype))].map((d) =>
       vecStruct(d, dialect)
@@ -228,7 +244,12 @@ function tileSource(plan: LoopPlan, dialect: Dialect): string {
   const ${ix} j1 = (${ix})${by} * ${TILE} + ${tx}, i1 = (${ix})${bx} * ${TILE} + ${ty};
   for (int k = 0; k < ${TILE}; k += ${TILE_ROWS}) {
     if (j1 < e1 && i1 + k < e0) { ${
-    plan.statement([`tile[${tx}][${ty} + k]`, `p1[(i1 + k) * t1_0 + j1 * t1_1]`], scalars, "0")
+    plan.statement(
+      [`tile[${tx}][${ty} + k]`, `p1[(i1 + k) * t1_0 + j1 * t1_1]`],
+      scalars,
+      "0",
+      pointerNames(plan),
+    )
   } }
   }
 }`;

@@ -23,6 +23,9 @@ import { logSoftmax, softmax, type SoftmaxOptions } from "./softmax.ts";
 import { installDisplay, type ItemValue, type NestedList } from "./display.ts";
 import { repeat } from "./repeat.ts";
 import * as linalg from "./linalg.ts";
+import { cumprod, cumsum, diff, type DiffOptions, type ScanOptions, type ScanResult } from "./scan.ts";
+import { type Indices, put, take } from "./indexing.ts";
+import { compress, mask, nonzero } from "./compact.ts";
 
 /**
  * A host value of an array of `D`: a bigint for 64-bit integers, else a number.
@@ -258,6 +261,23 @@ export interface ArrayMethods<D extends DType> {
   dot<E extends DType>(other: GPUArray<E>): GPUArray<ResultType<D, E>> | number;
   /** {@link linalg.trace}: the sum along a diagonal (a host value for 2-D arrays). */
   trace(options?: linalg.TraceOptions): SumValue<D> | GPUArray;
+  /** {@link cumsum}: the cumulative sum along an axis (of the flattened array without one). */
+  cumsum(options?: ScanOptions): GPUArray<ScanResult<D>>;
+  /** {@link cumprod}: the cumulative product along an axis (of the flattened array without one). */
+  cumprod(options?: ScanOptions): GPUArray<ScanResult<D>>;
+  /** {@link diff}: the `n`-th differences along an axis. */
+  diff(options?: DiffOptions): GPUArray<D>;
+  /** {@link take}: the elements at integer indices along an axis (of the flattened array without one). */
+  take(indices: Indices, axis?: number): GPUArray<D>;
+  /** {@link put}: writes values at flat indices, in place. */
+  put(indices: Indices, values: GPUArray | number | bigint | readonly number[]): this;
+  /** {@link compress}: the slices along an axis where a 1-D condition is non-zero. */
+  compress(condition: GPUArray | readonly (boolean | number)[], axis?: number): GPUArray<D>;
+  /** {@link mask}: the elements where a bool array of the leading dimensions is true (NumPy's `a[m]`). */
+  mask(m: GPUArray): GPUArray<D>;
+  /** {@link nonzero}: the indices of the non-zero elements, an int64 array per dimension. */
+  nonzero(): GPUArray<"int64">[];
+
   /** The Euclidean norm. */
   norm(): number;
 
@@ -377,6 +397,30 @@ export function installMethods(cls: { prototype: object }): void {
   }
   define("softmax", function (this: GPUArray, options?: SoftmaxOptions) {
     return softmax(this, options);
+  });
+  define("cumsum", function (this: GPUArray, options?: ScanOptions) {
+    return cumsum(this, options);
+  });
+  define("cumprod", function (this: GPUArray, options?: ScanOptions) {
+    return cumprod(this, options);
+  });
+  define("diff", function (this: GPUArray, options?: DiffOptions) {
+    return diff(this, options);
+  });
+  define("take", function (this: GPUArray, indices: Indices, axis?: number) {
+    return take(this, indices, axis);
+  });
+  define("put", function (this: GPUArray, indices: Indices, values: GPUArray | number) {
+    return put(this, indices, values);
+  });
+  define("compress", function (this: GPUArray, condition: GPUArray, axis?: number) {
+    return compress(condition, this, axis);
+  });
+  define("mask", function (this: GPUArray, m: GPUArray) {
+    return mask(this, m);
+  });
+  define("nonzero", function (this: GPUArray) {
+    return nonzero(this);
   });
   define("logSoftmax", function (this: GPUArray, options?: SoftmaxOptions) {
     return logSoftmax(this, options);
