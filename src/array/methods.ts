@@ -17,6 +17,7 @@ import { binary, clip, unary } from "./ufunc.ts";
 import * as views from "./views.ts";
 import { assign, astype, fill } from "./assign.ts";
 import { dot, reduce } from "./reduce.ts";
+import { argsort, sortInPlace, type SortOptions } from "./sorting.ts";
 
 /**
  * A host value of an array of `D`: a bigint for 64-bit integers, else a number.
@@ -220,6 +221,11 @@ export interface ArrayMethods<D extends DType> {
   dot(other: GPUArray): number;
   /** The Euclidean norm. */
   norm(): number;
+
+  /** Sorts the elements in place along an axis (default the last), as NumPy's `ndarray.sort`; returns nothing (`ga.sort` returns a sorted copy). */
+  sort(options?: { readonly axis?: number }): void;
+  /** {@link argsort}: the indices that sort along an axis (stable, int64). */
+  argsort(options?: SortOptions): GPUArray<"int64">;
 }
 
 /** Defines the {@link ArrayMethods} on `cls`'s prototype. */
@@ -314,5 +320,11 @@ export function installMethods(cls: { prototype: object }): void {
   });
   define("norm", function (this: GPUArray) {
     return Math.sqrt(dot(this, this));
+  });
+  define("sort", function (this: GPUArray, options?: { axis?: number }) {
+    sortInPlace(this, options);
+  });
+  define("argsort", function (this: GPUArray, options?: SortOptions) {
+    return argsort(this, options);
   });
 }

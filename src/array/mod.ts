@@ -58,6 +58,14 @@ export * from "./ufuncs_binary.ts";
 export * from "./ufuncs_unary.ts";
 export * from "./functions.ts";
 export { CublasError, matmul } from "./matmul.ts";
+export { argsort, sort, type SortOptions, topk, type TopkOptions, type TopkResult } from "./sorting.ts";
+export {
+  searchsorted,
+  type SearchsortedOptions,
+  unique,
+  type UniqueOptions,
+  type UniqueResult,
+} from "./search.ts";
 export * as random from "./random.ts";
 export {
   type BoolAsInt8,
