@@ -118,6 +118,10 @@ const TARGETS: readonly Target[] = [
   },
   { applies: is("jit.kernel"), conditions: [{ ref: own("jit.handwritten"), op: "within", bound: 0.03 }] },
   { applies: is("jit.launch.async"), conditions: [{ ref: own("jit.fn.async"), op: "<=", bound: 1 }] },
+  {
+    applies: is("sort.f32.2^26"),
+    conditions: [{ ref: impl("torch"), op: ">=", bound: 1 }, { ref: impl("cupy"), op: ">=", bound: 0.6 }],
+  },
 ];
 
 interface Verdict {
@@ -192,6 +196,7 @@ const GROUPS: { title: string; has: (figure: string) => boolean }[] = [
   },
   { title: "Device memory", has: (f) => ["d2d.", "elementwise.", "reduce."].some((p) => f.startsWith(p)) },
   { title: "Matrix multiply", has: (f) => f.startsWith("matmul.") },
+  { title: "Sorting", has: (f) => f.startsWith("sort.") || f.startsWith("argsort.") },
   { title: "OpenCL", has: (f) => f.startsWith("opencl.") },
   { title: "Other", has: () => true },
 ];

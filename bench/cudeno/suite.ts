@@ -14,6 +14,7 @@ import * as ga from "../../src/array/mod.ts";
 import { libcuda } from "../../ffi/cuda.ts";
 import { grid, jit } from "../../src/jit/mod.ts";
 import type { BenchRecord } from "../records.ts";
+import { openclSortFigures, sortFigures } from "./sort.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
 const only = values.only?.split(",") ?? [];
@@ -342,6 +343,10 @@ await section("matmul", () => {
     }
   }
 });
+
+await section("sort", () => sortFigures(emit, eventTimes));
+
+await section("opencl.sort", () => openclSortFigures(emit));
 
 await section("opencl", () => {
   const platform = cl.getPlatforms().find((p) => p.getDevices("gpu").length > 0);

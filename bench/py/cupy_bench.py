@@ -156,6 +156,26 @@ def device_memory(n=1 << 28, reps=20):
     record("reduce.sum.2^28", "GB/s", "higher", [gbps(nbytes, m) for m in ms], "a.sum(), float32")
 
 
+def gkeys(n, ms):
+    return n / (ms * 1e-3) / 1e9
+
+
+def sorting(n=1 << 26, reps=10):
+    a = random_f32(n, 43)
+    t = timer()
+
+    order = cp.argsort(a)
+    ordered = a[order]
+    require(bool(cp.all(ordered[1:] >= ordered[:-1])), "argsort.f32.2^26: not sorted")
+    s = cp.sort(a)
+    require(bool(cp.array_equal(s, ordered)), "sort.f32.2^26: differs from a[argsort(a)]")
+    ms = t.samples(lambda: cp.sort(a), reps)
+    record("sort.f32.2^26", "Gkeys/s", "higher", [gkeys(n, m) for m in ms], "cupy.sort(a): values only")
+    ms = t.samples(lambda: cp.argsort(a), reps)
+    note = "cupy.argsort(a): int64 indices"
+    record("argsort.f32.2^26", "Gkeys/s", "higher", [gkeys(n, m) for m in ms], note)
+
+
 def relative_error(got, ref):
     return float(cp.linalg.norm(got.astype(cp.float64) - ref) / cp.linalg.norm(ref))
 
@@ -204,6 +224,8 @@ def main():
     copies()
     cp.get_default_memory_pool().free_all_blocks()
     device_memory()
+    cp.get_default_memory_pool().free_all_blocks()
+    sorting()
     cp.get_default_memory_pool().free_all_blocks()
     matmul()
     small_add1()

@@ -11,7 +11,8 @@
 import type { Backend, BackendBuffer, BackendKernel } from "./backend.ts";
 import { type DType, DTYPES } from "../kernel/dtype.ts";
 import { GPUArray } from "./gpuarray.ts";
-import { SORT_BLOCK, sortSource, sortTile, type SortVariant } from "./sort_source.ts";
+import { SORT_BLOCK, sortTile, type SortVariant } from "./sort_keys_source.ts";
+import { sortSource } from "./sort_source.ts";
 
 /** Most blocks an upsweep or downsweep launches: each takes as many whole tiles as it must. */
 const MAX_BLOCKS = 4096;

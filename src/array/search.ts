@@ -14,7 +14,7 @@ import { astype } from "./assign.ts";
 import { binary } from "./ufunc.ts";
 import { resultType } from "./dtypes.ts";
 import { blockShare, keyOrder, scratchBuffer, sortKernel, sortRows, variantFor } from "./radix.ts";
-import { SORT_BLOCK, sortTile, type SortVariant } from "./sort_source.ts";
+import { SORT_BLOCK, sortTile, type SortVariant } from "./sort_keys_source.ts";
 import { searchSource } from "./search_source.ts";
 import { checkArray } from "./sorting.ts";
 import type { Backend, BackendKernel } from "./backend.ts";

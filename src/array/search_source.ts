@@ -12,7 +12,7 @@
 
 import type { Dialect } from "../kernel/ctypes.ts";
 import { kernelHead, threadIds } from "./codegen.ts";
-import { scanScratch, sortHelpers, sortNames, type SortVariant } from "./sort_source.ts";
+import { scanScratch, sortHelpers, sortNames, type SortVariant } from "./sort_keys_source.ts";
 
 /** The source of the unique and search kernels of `v`. */
 export function searchSource(v: SortVariant, dialect: Dialect): string {
