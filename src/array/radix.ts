@@ -84,7 +84,10 @@ function bitLength(x: number): number {
   return x <= 0 ? 0 : Math.floor(Math.log2(x)) + 1;
 }
 
-/** What {@link sortRows} writes: a contiguous array of the input's size for each output wanted. */
+/**
+ * What {@link sortRows} writes: for each output wanted, a contiguous array of the input's size (from
+ * any offset of its buffer) that shares no memory with the input.
+ */
 export interface SortOutputs {
   /** The sorted elements (the input's dtype). */
   readonly values?: GPUArray;
@@ -111,7 +114,13 @@ export function sortRows(x: GPUArray, rowLen: number, out: SortOutputs, options:
   const v = variantFor(x.dtype, n, options.wide);
   const order = keyOrder(x.dtype, options.descending === true);
   const outputs = (out.values ? 1 : 0) | (out.indices ? 2 : 0);
-  const valuesOut = out.values?.buffer ?? x.buffer, indicesOut = out.indices?.buffer ?? x.buffer;
+  // Unwanted outputs get a buffer the kernels never write.
+  const outArgs = [
+    out.values?.buffer ?? x.buffer,
+    out.values?.offset ?? 0,
+    out.indices?.buffer ?? x.buffer,
+    out.indices?.offset ?? 0,
+  ];
   const rows = n / rowLen;
   const tile = sortTile(v);
   if (rowLen <= tile) {
@@ -121,8 +130,7 @@ export function sortRows(x: GPUArray, rowLen: number, out: SortOutputs, options:
       [
         x.buffer,
         x.offset,
-        valuesOut,
-        indicesOut,
+        ...outArgs,
         n,
         rowLen,
         rowsPerTile,
@@ -178,8 +186,7 @@ export function sortRows(x: GPUArray, rowLen: number, out: SortOutputs, options:
       paysIn,
       keysOut,
       paysOut,
-      valuesOut,
-      indicesOut,
+      ...outArgs,
       counts,
       totals,
       n,

@@ -53,7 +53,7 @@ export function sortSource(v: SortVariant, dialect: Dialect): string {
   const tiled = n.cuda ? `${head} __launch_bounds__(${SORT_BLOCK}, 3)` : head;
   const xParams = `${n.src(bits, "x")}, ${long} xOff`;
   const order = `int kind, ${key} inf, ${key} desc`;
-  const outParams = `${n.dst(bits, "valuesOut")}, ${n.dst(long, "indicesOut")}`;
+  const outParams = `${n.dst(bits, "valuesOut")}, ${long} valuesOff, ${n.dst(long, "indicesOut")}, ${long} indicesOff`;
   return `${sortHelpers(v, n)}
 ${n.fn} ${u32} cudeno_tile_digit(${n.local(key)}sk, ${
     n.local(pay)
@@ -133,6 +133,8 @@ ${tiled} cudeno_sort_scatter(${xParams}, ${n.src(key, "keysIn")}, ${n.src(pay, "
   const ${long} blk = ${group};
   const ${pay} rowBase = 0;
   x += xOff;
+  valuesOut += valuesOff;
+  indicesOut += indicesOff;
   {
     ${off} total;
     const ${off} before = cudeno_scan_o(totals[t], &total, scanO);
@@ -171,6 +173,8 @@ ${tiled} cudeno_sort_block(${xParams}, ${outParams}, ${long} n, ${pay} rowLen, $
   const ${long} start = (${long})rowBase * rowLen;
   const int valid = n - start < (${long})rowsPerTile * rowLen ? (int)(n - start) : (int)(rowsPerTile * rowLen);
   x += xOff;
+  valuesOut += valuesOff;
+  indicesOut += indicesOff;
   ${loadTile(n, true)}
   for (int s = 0; s < keyDigits + rowDigits; s++) {
     const int fromRow = s >= keyDigits;

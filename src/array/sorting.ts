@@ -8,12 +8,13 @@
  */
 
 import type { DType } from "../kernel/dtype.ts";
-import { GPUArray } from "./gpuarray.ts";
+import { GPUArray, sharesMemory } from "./gpuarray.ts";
 import { normalizeAxis, showShape } from "./layout.ts";
 import { copyOf } from "./loop.ts";
 import { moveaxis, reshape, slice } from "./views.ts";
 import { assign } from "./assign.ts";
 import { sortRows } from "./radix.ts";
+import { outputFor } from "./ufunc.ts";
 
 /**
  * Options of {@link sort} and {@link argsort}.
@@ -27,6 +28,8 @@ import { sortRows } from "./radix.ts";
 export interface SortOptions {
   /** The axis to sort along (default -1, the last); `null` sorts the flattened array (NumPy's `axis=None`). */
   readonly axis?: number | null;
+  /** Where the result goes: an array of its shape and dtype (any layout; the input itself too). */
+  readonly out?: GPUArray;
 }
 
 /** Throws unless `a` is a GPUArray. */
@@ -66,23 +69,82 @@ function rowsOf<D extends DType>(a: GPUArray<D>, axis: number | null, what: stri
   return { x: consume(moveaxis(a, ax, -1), copyOf), rowLen: a.shape[ax]!, moved: ax };
 }
 
-/** Lets go of the rows where they are not `a` itself. */
-function release(rows: Rows<DType>, a: GPUArray): void {
-  if (rows.x !== a) rows.x.free();
-}
-
-/** `r`, made along the rows' last axis, with that axis moved back where it was in C order (frees `r`). */
-function restore<E extends DType>(r: GPUArray<E>, rows: Rows<DType>): GPUArray<E> {
+/** `r`, made along the rows' last axis, with that axis moved back where it was, C-contiguous (frees `r`). */
+function restore(r: GPUArray, rows: Rows<DType>): GPUArray {
   if (rows.moved === undefined) return r;
   const moved = rows.moved;
   return consume(r, (x) => consume(moveaxis(x, -1, moved), copyOf));
 }
 
+/** An output: an `out` array given by the caller, `true` for a new array, or undefined when not wanted. */
+type Wanted = GPUArray | true | undefined;
+
+/**
+ * Sorts `a` along `axis` and keeps the first `k` of each row (all: undefined), into the outputs
+ * wanted. Where an `out` array is contiguous, apart from `a` and the rows are `a`'s last axis, the
+ * sort writes into it; else into new arrays, copied over.
+ */
+function sortAlong(
+  a: GPUArray,
+  axis: number | null,
+  k: number | undefined,
+  descending: boolean,
+  want: { readonly values?: Wanted; readonly indices?: Wanted },
+  what: string,
+): { values?: GPUArray; indices?: GPUArray } {
+  const rows = rowsOf(a, axis, what);
+  const kept = k ?? rows.rowLen;
+  if (!Number.isInteger(kept) || kept < 0 || kept > rows.rowLen) {
+    if (rows.x !== a) rows.x.free();
+    throw new RangeError(
+      `Cannot ${what} of an array of shape ${
+        showShape(a.shape)
+      } along axis ${axis}: k must be an integer from 0 to ${rows.rowLen}`,
+    );
+  }
+  const shape = rows.moved === undefined ? [...rows.x.shape] : [...a.shape];
+  const along = rows.moved ?? shape.length - 1;
+  shape[along] = kept;
+  const dtypes = { values: a.dtype, indices: "int64" as DType };
+  for (const key of ["values", "indices"] as const) {
+    const w = want[key];
+    if (w !== undefined && w !== true) outputFor(a, shape, dtypes[key], w, what);
+  }
+  const direct = rows.moved === undefined && kept === rows.rowLen;
+  const target = (w: Wanted, dtype: DType) => {
+    if (w === undefined) return undefined;
+    if (w !== true && direct && w.isContiguous && !sharesMemory(w, a)) return w;
+    return new GPUArray(a.backend, rows.x.shape, dtype);
+  };
+  const made = {
+    values: target(want.values, a.dtype),
+    indices: target(want.indices, "int64") as GPUArray<"int64"> | undefined,
+  };
+  try {
+    sortRows(rows.x, rows.rowLen, made, { descending });
+  } finally {
+    if (rows.x !== a) rows.x.free();
+  }
+  const finish = (w: Wanted, r: GPUArray | undefined) => {
+    if (w === undefined || r === undefined || r === w) return r;
+    const firstK = kept === rows.rowLen ? r : consume(r, (x) => consume(slice(x, "...", [0, kept]), copyOf));
+    const result = restore(firstK, rows);
+    if (w === true) return result;
+    assign(w, result);
+    result.free();
+    return w;
+  };
+  return { values: finish(want.values, made.values), indices: finish(want.indices, made.indices) };
+}
+
 /**
  * A sorted copy of `a` along an axis (default the last; `axis: null` sorts the flattened array), in
  * NumPy's order: NaN last, -0.0 and +0.0 equal (they keep their order). Every dtype; a radix sort.
+ * With `out`, into that array (which may be `a` itself), and returns it.
  *
- * @throws {RangeError} for an axis out of range (a 0-d array has none: use `axis: null`).
+ * @throws {RangeError} for an axis out of range (a 0-d array has none: use `axis: null`), or an `out`
+ * of another shape.
+ * @throws {TypeError} for an `out` of another dtype.
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
@@ -92,18 +154,17 @@ function restore<E extends DType>(r: GPUArray<E>, rows: Rows<DType>): GPUArray<E
  */
 export function sort<D extends DType>(a: GPUArray<D>, options: SortOptions = {}): GPUArray<D> {
   checkArray(a, "sort");
-  const rows = rowsOf(a, options.axis === undefined ? -1 : options.axis, "sort");
-  const values = new GPUArray(a.backend, rows.x.shape, a.dtype);
-  sortRows(rows.x, rows.rowLen, { values });
-  release(rows, a);
-  return restore(values, rows);
+  const axis = options.axis === undefined ? -1 : options.axis;
+  return sortAlong(a, axis, undefined, false, { values: options.out ?? true }, "sort").values as GPUArray<D>;
 }
 
 /**
  * The indices that sort `a` along an axis (int64; default the last axis, `axis: null` the flattened
- * array): a stable sort, so equal elements keep their order. NaN last, -0.0 and +0.0 equal.
+ * array): a stable sort, so equal elements keep their order. NaN last, -0.0 and +0.0 equal. With
+ * `out`, into that int64 array, and returns it.
  *
- * @throws {RangeError} for an axis out of range.
+ * @throws {RangeError} for an axis out of range, or an `out` of another shape.
+ * @throws {TypeError} for an `out` that is not int64.
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
@@ -113,11 +174,9 @@ export function sort<D extends DType>(a: GPUArray<D>, options: SortOptions = {})
  */
 export function argsort(a: GPUArray, options: SortOptions = {}): GPUArray<"int64"> {
   checkArray(a, "argsort");
-  const rows = rowsOf(a, options.axis === undefined ? -1 : options.axis, "argsort");
-  const indices = new GPUArray(a.backend, rows.x.shape, "int64");
-  sortRows(rows.x, rows.rowLen, { indices });
-  release(rows, a);
-  return restore(indices, rows);
+  const axis = options.axis === undefined ? -1 : options.axis;
+  return sortAlong(a, axis, undefined, false, { indices: options.out ?? true }, "argsort")
+    .indices as GPUArray<"int64">;
 }
 
 /**
@@ -130,8 +189,7 @@ export function sortInPlace(a: GPUArray, options: { readonly axis?: number } = {
   if (options.axis === null) {
     throw new TypeError("Cannot sort an array in place with axis null: use ga.sort(a, { axis: null })");
   }
-  using sorted = sort(a, options);
-  assign(a, sorted);
+  sort(a, { axis: options.axis, out: a });
 }
 
 /**
@@ -148,6 +206,8 @@ export interface TopkOptions {
   readonly axis?: number;
   /** The largest elements, largest first (default); `false`: the smallest, smallest first. */
   readonly largest?: boolean;
+  /** Where the values and indices go (PyTorch's `out=(values, indices)`): arrays of the result's shape. */
+  readonly out?: { readonly values: GPUArray; readonly indices: GPUArray<"int64"> };
 }
 
 /**
@@ -170,9 +230,11 @@ export interface TopkResult<D extends DType> {
  * The `k` largest (or, with `largest: false`, smallest) elements along an axis and their indices
  * (PyTorch's `topk`), sorted by value, equal values by index. NaN counts as the largest, as in
  * NumPy's order. With `k` the axis's extent and `largest: false`, it is a sort returning values and
- * indices (PyTorch's `sort`).
+ * indices (PyTorch's `sort`). With `out`, into those two arrays, and returns them.
  *
- * @throws {RangeError} for an axis out of range, or `k` not an integer from 0 to the axis's extent.
+ * @throws {RangeError} for an axis out of range, `k` not an integer from 0 to the axis's extent, or
+ * an `out` array of another shape.
+ * @throws {TypeError} for `out` arrays of other dtypes.
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
@@ -182,21 +244,13 @@ export interface TopkResult<D extends DType> {
  */
 export function topk<D extends DType>(a: GPUArray<D>, k: number, options: TopkOptions = {}): TopkResult<D> {
   checkArray(a, "topk");
-  const rows = rowsOf(a, options.axis ?? -1, "take the top k");
-  if (!Number.isInteger(k) || k < 0 || k > rows.rowLen) {
-    release(rows, a);
-    throw new RangeError(
-      `Cannot take the top ${k} of an array of shape ${showShape(a.shape)} along axis ${
-        options.axis ?? -1
-      }: k must be an integer from 0 to ${rows.rowLen}`,
-    );
-  }
-  const values = new GPUArray(a.backend, rows.x.shape, a.dtype);
-  const indices = new GPUArray(a.backend, rows.x.shape, "int64");
-  sortRows(rows.x, rows.rowLen, { values, indices }, { descending: options.largest !== false });
-  release(rows, a);
-  // The first k along the last axis, as a contiguous array (frees the whole).
-  const first = <E extends DType>(r: GPUArray<E>) =>
-    k === rows.rowLen ? r : consume(r, (x) => consume(slice(x, "...", [0, k]), copyOf));
-  return { values: restore(first(values), rows), indices: restore(first(indices), rows) };
+  const { values, indices } = sortAlong(
+    a,
+    options.axis ?? -1,
+    k,
+    options.largest !== false,
+    { values: options.out?.values ?? true, indices: options.out?.indices ?? true },
+    `take the top ${k}`,
+  );
+  return { values: values as GPUArray<D>, indices: indices as GPUArray<"int64"> };
 }

@@ -203,3 +203,32 @@ eachBackend("sort() and argsort() name the call and the axis when the axis is ou
     message: /^Cannot sort object: pass a GPUArray/,
   });
 });
+
+eachBackend("sort(), argsort() and topk() write into out: contiguous, a view, or the input itself", () => {
+  const host = makeHost("float32", 4 * 5000, 3, "special");
+  const xs = decode("float32", host);
+  using x = ga.toGpu(host, [4, 5000]);
+  using out = ga.empty([4, 5000]);
+  assert.equal(ga.sort(x, { out }), out);
+  checkRows("sort into out", xs, 5000, hostOf(out), undefined);
+  using order = ga.empty([5000, 4], "int64");
+  using orderT = order.T;
+  assert.equal(ga.argsort(x, { out: orderT }), orderT);
+  checkRows("argsort into a view", xs, 5000, undefined, Array.from(orderT.copy().get()));
+  using values = ga.empty([4, 5000]), indices = ga.empty([4, 5000], "int64");
+  const top = ga.topk(x, 5000, { largest: false, out: { values, indices } });
+  assert.equal(top.values, values);
+  checkRows("topk into out", xs, 5000, hostOf(values), Array.from(indices.get()));
+  using y = x.copy();
+  ga.sort(y, { axis: 1, out: y });
+  checkRows("sort into its input", xs, 5000, hostOf(y), undefined);
+  using small = ga.empty([3]);
+  assert.throws(() => ga.sort(x, { out: small }), {
+    name: "RangeError",
+    message: /^Cannot sort into an array of shape \[3\]: the result has shape \[4, 5000\]/,
+  });
+  assert.throws(() => ga.argsort(x, { out }), {
+    name: "TypeError",
+    message: /^Cannot argsort into a float32 array: the result is int64/,
+  });
+});
