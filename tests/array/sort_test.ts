@@ -13,6 +13,7 @@ import {
   type Pattern,
   rowsOf,
   same,
+  seeded,
   toDevice,
 } from "./_sort_data.ts";
 
@@ -231,4 +232,72 @@ eachBackend("sort(), argsort() and topk() write into out: contiguous, a view, or
     name: "TypeError",
     message: /^Cannot argsort into a float32 array: the result is int64/,
   });
+});
+
+/** The elements of `view` (a view of an array holding `base`) in C order, found through its layout on the host. */
+function elementsOf(base: readonly Elem[], view: ga.GPUArray): Elem[] {
+  const out: Elem[] = [];
+  const index = view.shape.map(() => 0);
+  for (let n = 0; n < view.size; n++) {
+    out.push(base[view.offset + index.reduce((s, i, d) => s + i * view.strides[d]!, 0)]!);
+    for (let d = view.ndim - 1; d >= 0 && ++index[d]! === view.shape[d]; d--) index[d] = 0;
+  }
+  return out;
+}
+
+/** Sorted order along `axis` of a C-order array of `shape`, on the host: for each position, the source's flat position. */
+function argsortAlong(
+  xs: readonly Elem[],
+  shape: readonly number[],
+  axis: number,
+): { order: number[]; within: number[] } {
+  const stride = shape.slice(axis + 1).reduce((a, b) => a * b, 1), len = shape[axis]!;
+  const order = new Array<number>(xs.length), within = new Array<number>(xs.length);
+  for (let flat = 0; flat < xs.length; flat++) {
+    if (Math.floor(flat / stride) % len !== 0) continue; // one row per start position
+    const row = Array.from({ length: len }, (_, j) => xs[flat + j * stride]!);
+    argsortRef(row).forEach((src, j) => {
+      order[flat + j * stride] = flat + src * stride;
+      within[flat + j * stride] = src;
+    });
+  }
+  return { order, within };
+}
+
+eachBackend("sort() and argsort() of random views along random axes match the host reference", () => {
+  const r = seeded(99);
+  const int = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
+  const dtypes = dtypesHere();
+  for (let c = 0; c < (LONG ? 3000 : 150); c++) {
+    const dtype = dtypes[int(0, dtypes.length - 1)]!;
+    const shape = Array.from({ length: int(1, 4) }, () => int(0, c % 10 === 0 ? 2000 : 9));
+    const size = shape.reduce((a, b) => a * b, 1);
+    if (size > 20000) continue;
+    const host = makeHost(dtype, size, c, r() < 0.5 ? "random" : "special");
+    using base = toDevice(dtype, host, shape);
+    let view = base.transpose(...shape.map((_, i) => i).sort(() => r() - 0.5));
+    if (r() < 0.5) {
+      const specs = view.shape.map((d): ga.SliceSpec =>
+        d > 2 && r() < 0.5 ? [d - 1, 0, -int(1, 2)] : [null, null]
+      );
+      const sliced = view.slice(...specs);
+      view.free();
+      view = sliced;
+    }
+    const axis = int(-view.ndim, view.ndim - 1);
+    const what = `case ${c}: ${dtype} view of [${shape}] as [${view.shape}] axis ${axis}`;
+    const xs = elementsOf(decode(dtype, host), view);
+    const { order, within } = argsortAlong(xs, view.shape, (axis + view.ndim) % view.ndim);
+    using s = ga.sort(view, { axis }), o = ga.argsort(view, { axis });
+    const got = hostOf(s), gotIdx = Array.from(o.get(), Number);
+    for (let i = 0; i < xs.length; i++) {
+      if (!same(got[i]!, xs[order[i]!]!)) {
+        assert.fail(`${what}: sort at ${i}: ${got[i]}, expected ${xs[order[i]!]}`);
+      }
+      if (gotIdx[i] !== within[i]) {
+        assert.fail(`${what}: argsort at ${i}: ${gotIdx[i]}, expected ${within[i]}`);
+      }
+    }
+    view.free();
+  }
 });
