@@ -24,7 +24,15 @@ import {
   sortNames,
   type SortVariant,
 } from "./sort_keys_source.ts";
-import { loadTile, localPass, nibbleRank, tileBounds, tileShared, warpRank } from "./sort_tile_source.ts";
+import {
+  counters,
+  loadTile,
+  localPass,
+  nibbleRank,
+  tileBounds,
+  tileShared,
+  warpRank,
+} from "./sort_tile_source.ts";
 
 /** Writes the output of the element at sorted position `p` to flat position `dst`. */
 function writeOutput(n: Names): string {
@@ -53,7 +61,9 @@ export function sortSource(v: SortVariant, dialect: Dialect): string {
   const tiled = n.cuda ? `${head} __launch_bounds__(${SORT_BLOCK}, 3)` : head;
   const xParams = `${n.src(bits, "x")}, ${long} xOff`;
   const order = `int kind, ${key} inf, ${key} desc`;
-  const outParams = `${n.dst(bits, "valuesOut")}, ${long} valuesOff, ${n.dst(long, "indicesOut")}, ${long} indicesOff`;
+  const outParams = `${n.dst(bits, "valuesOut")}, ${long} valuesOff, ${
+    n.dst(long, "indicesOut")
+  }, ${long} indicesOff`;
   return `${sortHelpers(v, n)}
 ${n.fn} ${u32} cudeno_tile_digit(${n.local(key)}sk, ${
     n.local(pay)
@@ -131,7 +141,6 @@ ${tiled} cudeno_sort_scatter(${xParams}, ${n.src(key, "keysIn")}, ${n.src(pay, "
   ${tileBounds(n)}
   const int t = ${local};
   const ${long} blk = ${group};
-  const ${pay} rowBase = 0;
   x += xOff;
   valuesOut += valuesOff;
   indicesOut += indicesOff;
@@ -168,6 +177,7 @@ ${tiled} cudeno_sort_scatter(${xParams}, ${n.src(key, "keysIn")}, ${n.src(pay, "
 
 ${tiled} cudeno_sort_block(${xParams}, ${outParams}, ${long} n, ${pay} rowLen, ${pay} rowsPerTile, int keyDigits, int rowDigits, int outputs, ${order}) {
   ${tileShared(n)}
+  ${counters(n)}
   const int t = ${local};
   const ${pay} rowBase = (${pay})${group} * rowsPerTile;
   const ${long} start = (${long})rowBase * rowLen;

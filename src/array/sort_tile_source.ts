@@ -53,14 +53,21 @@ ${unroll}      for (int i = 0; i < CUDENO_ITEMS; i++) {
     }`;
 }
 
-/** The shared memory of a block that ranks tiles: keys, indices, the digit counters, the scan scratch. */
+/**
+ * The shared memory of a block that ranks tiles: keys, indices, scratch (the 4-bit passes' counters,
+ * or the warps' histograms) and the scan's.
+ */
 export function tileShared(n: Names): string {
   const padded = "CUDENO_PAD(CUDENO_TILE)";
   return `${n.shared(n.key, "sk", padded)}
   ${n.shared(n.pay, "sp", padded)}
   ${n.shared(n.u32, "scratch", 8 * SORT_BLOCK)}
-  ${n.shared(n.u32, "scanU", scanScratch(n))}
-  ${n.local(n.u16)}cnt = (${n.local(n.u16)})scratch;`;
+  ${n.shared(n.u32, "scanU", scanScratch(n))}`;
+}
+
+/** The 4-bit passes' counters (16 a thread, 16-bit) over the scratch. */
+export function counters(n: Names): string {
+  return `${n.local(n.u16)}cnt = (${n.local(n.u16)})scratch;`;
 }
 
 /**
@@ -100,7 +107,9 @@ export function tileBounds(n: Names): string {
  */
 export function nibbleRank(n: Names): string {
   const b = barrier("opencl");
-  return `${loadTile(n, "stage & 1")}
+  return `${counters(n)}
+    const ${n.pay} rowBase = 0;
+    ${loadTile(n, "stage & 1")}
     for (int sub = 0; sub < 8; sub += 4) {
       const int shift4 = shift + sub;
       ${localPass(n, "shift4")}
