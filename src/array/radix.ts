@@ -14,8 +14,14 @@ import { GPUArray } from "./gpuarray.ts";
 import { SORT_BLOCK, sortTile, type SortVariant } from "./sort_keys_source.ts";
 import { sortSource } from "./sort_source.ts";
 
-/** Most blocks an upsweep or downsweep launches: each takes as many whole tiles as it must. */
-const MAX_BLOCKS = 4096;
+/** Limits of the sort's launches (tests lower them to reach large arrays' paths with small ones). */
+export const sortLimits = {
+  /**
+   * Most blocks an upsweep or downsweep launches, each taking as many whole tiles as it must: enough
+   * waves of blocks on a large GPU that the last, partly filled one costs little (2^26 keys: 7282).
+   */
+  maxBlocks: 8192,
+};
 
 /** How a dtype's bits become keys: the kernels' `kind`, `inf` and `desc` arguments. */
 export interface KeyOrder {
@@ -73,10 +79,10 @@ export function scratchBuffer(backend: Backend, role: string, bytes: number): Ba
   return s.buffer;
 }
 
-/** How the blocks of an upsweep or downsweep share `n` elements: whole tiles each, at most MAX_BLOCKS blocks. */
+/** How the blocks of an upsweep or downsweep share `n` elements: whole tiles each, at most `sortLimits.maxBlocks` blocks. */
 export function blockShare(n: number, tile: number): { blocks: number; tilesPerBlock: number } {
   const tiles = Math.ceil(n / tile);
-  const tilesPerBlock = Math.max(1, Math.ceil(tiles / MAX_BLOCKS));
+  const tilesPerBlock = Math.max(1, Math.ceil(tiles / sortLimits.maxBlocks));
   return { blocks: Math.ceil(tiles / tilesPerBlock), tilesPerBlock };
 }
 

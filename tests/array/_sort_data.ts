@@ -143,3 +143,18 @@ export const LONG = Deno.env.get("CUDENO_SORT_LONG") === "1";
 export function hostOf(a: ga.GPUArray): Elem[] {
   return decode(a.dtype, a.get());
 }
+
+/** NumPy's unique with counts and inverse, on the host: the first element of each run stands for it. */
+export function uniqueRef(xs: readonly Elem[]): { values: Elem[]; counts: number[]; inverse: number[] } {
+  const order = argsortRef(xs);
+  const values: Elem[] = [], counts: number[] = [], inverse = new Array<number>(xs.length);
+  order.forEach((i, k) => {
+    if (k === 0 || compare(xs[order[k - 1]!]!, xs[i]!) !== 0) {
+      values.push(xs[i]!);
+      counts.push(0);
+    }
+    counts[counts.length - 1]!++;
+    inverse[i] = values.length - 1;
+  });
+  return { values, counts, inverse };
+}

@@ -13,22 +13,8 @@ import {
   rowsOf,
   same,
   toDevice,
+  uniqueRef,
 } from "./_sort_data.ts";
-
-/** NumPy's unique with counts and inverse, on the host: the first element of each run stands for it. */
-function uniqueRef(xs: readonly Elem[]): { values: Elem[]; counts: number[]; inverse: number[] } {
-  const order = argsortRef(xs);
-  const values: Elem[] = [], counts: number[] = [], inverse = new Array<number>(xs.length);
-  order.forEach((i, k) => {
-    if (k === 0 || compare(xs[order[k - 1]!]!, xs[i]!) !== 0) {
-      values.push(xs[i]!);
-      counts.push(0);
-    }
-    counts[counts.length - 1]!++;
-    inverse[i] = values.length - 1;
-  });
-  return { values, counts, inverse };
-}
 
 function assertSame(what: string, got: readonly Elem[], expected: readonly Elem[]): void {
   assert.equal(got.length, expected.length, `${what}: ${got.length} elements, expected ${expected.length}`);

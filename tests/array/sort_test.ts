@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import * as ga from "../../src/array/mod.ts";
-import { sortRows } from "../../src/array/radix.ts";
+import { sortLimits, sortRows } from "../../src/array/radix.ts";
 import { eachBackend } from "./_each_backend.ts";
 import {
   argsortRef,
@@ -15,6 +15,7 @@ import {
   same,
   seeded,
   toDevice,
+  uniqueRef,
 } from "./_sort_data.ts";
 
 /** Checks sorted values and argsort indices of rows of `rowLen` against the host reference. */
@@ -301,3 +302,35 @@ eachBackend("sort() and argsort() of random views along random axes match the ho
     view.free();
   }
 });
+
+const SHARES: [ga.DType, number, number][] = [["float32", 40000, 40000], ["int64", 30000, 10000], [
+  "uint8",
+  33333,
+  33333,
+]];
+
+eachBackend(
+  "sort(), argsort() and unique() with several tiles to a block (as on large arrays) match the host reference",
+  () => {
+    const kept = sortLimits.maxBlocks;
+    sortLimits.maxBlocks = 3;
+    try {
+      for (const [dtype, n, rowLen] of SHARES) {
+        const host = makeHost(dtype, n, 17, "special");
+        const xs = decode(dtype, host);
+        using x = toDevice(dtype, host, [n / rowLen, rowLen]);
+        using s = ga.sort(x), order = ga.argsort(x);
+        checkRows(`${dtype}[${n}]`, xs, rowLen, hostOf(s), Array.from(order.get()));
+        const u = ga.unique(x, { returnCounts: true, returnInverse: true });
+        const ref = uniqueRef(xs);
+        const values = hostOf(u.values);
+        assert.equal(values.length, ref.values.length, `${dtype} unique values`);
+        values.forEach((v, i) => assert.ok(same(v, ref.values[i]!), `${dtype} unique value ${i}: ${v}`));
+        assert.deepEqual(Array.from(u.counts!.get(), Number), ref.counts, `${dtype} counts`);
+        assert.deepEqual(Array.from(u.inverse!.get(), Number), ref.inverse, `${dtype} inverse`);
+      }
+    } finally {
+      sortLimits.maxBlocks = kept;
+    }
+  },
+);
