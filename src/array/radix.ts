@@ -79,7 +79,7 @@ export function scratchBuffer(backend: Backend, role: string, bytes: number): Ba
   return s.buffer;
 }
 
-/** How the blocks of an upsweep or downsweep share `n` elements: whole tiles each, at most `sortLimits.maxBlocks` blocks. */
+/** How an upsweep's or downsweep's blocks share `n` elements: whole tiles each, `sortLimits.maxBlocks` at most. */
 export function blockShare(n: number, tile: number): { blocks: number; tilesPerBlock: number } {
   const tiles = Math.ceil(n / tile);
   const tilesPerBlock = Math.max(1, Math.ceil(tiles / sortLimits.maxBlocks));

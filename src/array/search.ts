@@ -57,7 +57,7 @@ export interface UniqueResult<D extends DType> {
   readonly values: GPUArray<D>;
   /** How many elements equal each value (int64), with `returnCounts`. */
   readonly counts?: GPUArray<"int64">;
-  /** For each input element, the index of its value in `values` (int64, the input's shape), with `returnInverse`. */
+  /** Each input element's index in `values` (int64, the input's shape), with `returnInverse`. */
   readonly inverse?: GPUArray<"int64">;
 }
 
@@ -70,8 +70,10 @@ export interface UniqueResult<D extends DType> {
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const u = ga.unique(ga.asarray([3, 1, 3, NaN, 1, NaN])); // [1, 3, NaN]
- * const { values, counts, inverse } = ga.unique(ga.asarray([5, 2, 5]), { returnCounts: true, returnInverse: true });
- * console.log(u.get(), values.get(), counts!.get(), inverse!.get()); // [2, 5] [1n, 2n] [1n, 0n, 1n]
+ * const options = { returnCounts: true, returnInverse: true };
+ * const { values, counts, inverse } = ga.unique(ga.asarray([5, 2, 5]), options);
+ * console.log(u.get()); // [1, 3, NaN]
+ * console.log(values.get(), counts!.get(), inverse!.get()); // [2, 5] [1n, 2n] [1n, 0n, 1n]
  * ```
  */
 export function unique<D extends DType>(a: GPUArray<D>): GPUArray<D>;

@@ -26,7 +26,7 @@ import { outputFor } from "./ufunc.ts";
  * ```
  */
 export interface SortOptions {
-  /** The axis to sort along (default -1, the last); `null` sorts the flattened array (NumPy's `axis=None`). */
+  /** The axis to sort along (default -1, the last); `null` sorts the flattened array (`axis=None`). */
   readonly axis?: number | null;
   /** Where the result goes: an array of its shape and dtype (any layout; the input itself too). */
   readonly out?: GPUArray;

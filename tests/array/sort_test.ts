@@ -235,7 +235,7 @@ eachBackend("sort(), argsort() and topk() write into out: contiguous, a view, or
   });
 });
 
-/** The elements of `view` (a view of an array holding `base`) in C order, found through its layout on the host. */
+/** The elements of `view` (a view of an array holding `base`) in C order, read through its layout. */
 function elementsOf(base: readonly Elem[], view: ga.GPUArray): Elem[] {
   const out: Elem[] = [];
   const index = view.shape.map(() => 0);
@@ -246,7 +246,7 @@ function elementsOf(base: readonly Elem[], view: ga.GPUArray): Elem[] {
   return out;
 }
 
-/** Sorted order along `axis` of a C-order array of `shape`, on the host: for each position, the source's flat position. */
+/** The sorted order along `axis` of a C-order array of `shape`: each position's source (flat, and within the row). */
 function argsortAlong(
   xs: readonly Elem[],
   shape: readonly number[],
@@ -310,7 +310,7 @@ const SHARES: [ga.DType, number, number][] = [["float32", 40000, 40000], ["int64
 ]];
 
 eachBackend(
-  "sort(), argsort() and unique() with several tiles to a block (as on large arrays) match the host reference",
+  "sort(), argsort() and unique() with several tiles to a block, as on large arrays, match the host reference",
   () => {
     const kept = sortLimits.maxBlocks;
     sortLimits.maxBlocks = 3;
