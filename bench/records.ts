@@ -8,7 +8,7 @@
 export const IMPLS = ["c", "opencl-c", "deno-raw", "cudeno", "cupy", "torch"] as const;
 export type Impl = typeof IMPLS[number];
 
-export const UNITS = ["us", "ms", "GB/s", "TFLOP/s"] as const;
+export const UNITS = ["us", "ms", "GB/s", "TFLOP/s", "Gkeys/s"] as const;
 export type Unit = typeof UNITS[number];
 export type Better = "lower" | "higher";
 

@@ -170,6 +170,10 @@ const TARGETS: readonly Target[] = [
   },
   // 100 in-place array ops replayed ≥ 5× faster than eager (PyTorch's CUDAGraph replay beside it).
   { applies: is("graph.add1.replay"), conditions: [{ ref: own("graph.add1.eager"), op: "<=", bound: 0.2 }] },
+  {
+    applies: is("sort.f32.2^26"),
+    conditions: [{ ref: impl("torch"), op: ">=", bound: 1 }, { ref: impl("cupy"), op: ">=", bound: 0.6 }],
+  },
 ];
 
 interface Verdict {
@@ -254,6 +258,7 @@ const GROUPS: { title: string; has: (figure: string) => boolean }[] = [
       ["d2d.", "elementwise.", "reduce.", "softmax.", "join.", "scan."].some((p) => f.startsWith(p)),
   },
   { title: "Matrix multiply", has: (f) => f.startsWith("matmul.") },
+  { title: "Sorting", has: (f) => f.startsWith("sort.") || f.startsWith("argsort.") },
   { title: "OpenCL", has: (f) => f.startsWith("opencl.") },
   { title: "Graphs", has: (f) => f.startsWith("graph.") },
   { title: "Other", has: () => true },

@@ -19,6 +19,7 @@ import { viewFigures } from "./views.ts";
 import { joinFigures } from "./join.ts";
 import * as linalg from "./linalg.ts";
 import { openclScanFigures, scanFigures } from "./scan.ts";
+import { openclSortFigures, sortFigures } from "./sort.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
 const only = values.only?.split(",") ?? [];
@@ -457,6 +458,9 @@ await section("matmul", () => {
 const timing: linalg.Timing = { emit, eventTimes, batchFor, settleMs: SETTLE_MS };
 await section("matmul.batched", () => linalg.cudaFigures(timing));
 await section("opencl.matmul", () => linalg.openclFigures(timing));
+await section("sort", () => sortFigures(emit, eventTimes));
+
+await section("opencl.sort", () => openclSortFigures(emit));
 
 await section("opencl", () => {
   const platform = cl.getPlatforms().find((p) => p.getDevices("gpu").length > 0);

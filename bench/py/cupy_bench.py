@@ -202,6 +202,24 @@ def scan(n=1 << 28, reps=20):
     ms = timer().samples(lambda: cp.cumsum(a, out=out), reps)
     note = "cupy.cumsum(a, out=out), float32; bytes read + written"
     record("scan.cumsum.2^28", "GB/s", "higher", [gbps(2 * n * 4, m) for m in ms], note)
+def gkeys(n, ms):
+    return n / (ms * 1e-3) / 1e9
+
+
+def sorting(n=1 << 26, reps=10):
+    a = random_f32(n, 43)
+    t = timer()
+
+    order = cp.argsort(a)
+    ordered = a[order]
+    require(bool(cp.all(ordered[1:] >= ordered[:-1])), "argsort.f32.2^26: not sorted")
+    s = cp.sort(a)
+    require(bool(cp.array_equal(s, ordered)), "sort.f32.2^26: differs from a[argsort(a)]")
+    ms = t.samples(lambda: cp.sort(a), reps)
+    record("sort.f32.2^26", "Gkeys/s", "higher", [gkeys(n, m) for m in ms], "cupy.sort(a): values only")
+    ms = t.samples(lambda: cp.argsort(a), reps)
+    note = "cupy.argsort(a): int64 indices"
+    record("argsort.f32.2^26", "Gkeys/s", "higher", [gkeys(n, m) for m in ms], note)
 
 
 def relative_error(got, ref):
@@ -310,6 +328,7 @@ def main():
     cp.get_default_memory_pool().free_all_blocks()
     reductions()
     scan()
+    sorting()
     cp.get_default_memory_pool().free_all_blocks()
     matmul()
     matmul_batched_and_transposed()

@@ -82,6 +82,28 @@ def scan(n=1 << 28, reps=20):
     ms = timer().samples(partial(torch.cumsum, a, 0, out=out), reps)
     note = "torch.cumsum(a, 0, out=out), float32; bytes read + written"
     record("scan.cumsum.2^28", "GB/s", "higher", [gbps(2 * n * 4, m) for m in ms], note)
+def gkeys(n, ms):
+    return n / (ms * 1e-3) / 1e9
+
+
+def sorting(n=1 << 26, reps=10):
+    gen = torch.Generator(device=DEVICE).manual_seed(43)
+    a = torch.rand(n, device=DEVICE, generator=gen)
+    t = timer()
+
+    values, indices = torch.sort(a)
+    require(bool((values[1:] >= values[:-1]).all()), "sort.f32.2^26: not sorted")
+    require(torch.equal(a[indices], values), "sort.f32.2^26: indices do not give the values")
+    ms = t.samples(partial(torch.sort, a), reps)
+    note = "torch.sort(a): values and int64 indices"
+    record("sort.f32.2^26", "Gkeys/s", "higher", [gkeys(n, m) for m in ms], note)
+
+    order = torch.argsort(a, stable=True)
+    ordered = a[order]
+    require(bool((ordered[1:] >= ordered[:-1]).all()), "argsort.f32.2^26: not sorted")
+    ms = t.samples(partial(torch.argsort, a, stable=True), reps)
+    note = "torch.argsort(a, stable=True)"
+    record("argsort.f32.2^26", "Gkeys/s", "higher", [gkeys(n, m) for m in ms], note)
 
 
 def relative_error(got, a, b):
@@ -283,6 +305,7 @@ def main():
     torch.cuda.empty_cache()
     reductions()
     scan()
+    sorting()
     torch.cuda.empty_cache()
     matmul(torch.float32)
     matmul(torch.bfloat16)

@@ -26,6 +26,7 @@ import * as linalg from "./linalg.ts";
 import { cumprod, cumsum, diff, type DiffOptions, type ScanOptions, type ScanResult } from "./scan.ts";
 import { type Indices, put, take } from "./indexing.ts";
 import { compress, mask, nonzero } from "./compact.ts";
+import { argsort, sortInPlace, type SortOptions } from "./sorting.ts";
 
 /**
  * A host value of an array of `D`: a bigint for 64-bit integers, else a number.
@@ -289,6 +290,10 @@ export interface ArrayMethods<D extends DType> {
   tolist(): NestedList<ItemValue<D>>;
   /** NumPy's text form, `array([[1., 2.],\n       [3., 4.]], dtype=float32)`, as `console.log` shows it. */
   toString(): string;
+  /** Sorts the elements in place along an axis (default the last), as NumPy's `ndarray.sort`; returns nothing (`ga.sort` returns a sorted copy). */
+  sort(options?: { readonly axis?: number }): void;
+  /** {@link argsort}: the indices that sort along an axis (stable, int64). */
+  argsort(options?: SortOptions): GPUArray<"int64">;
 }
 
 /** The reductions that are also methods, each the function of that name with the array first. */
@@ -438,4 +443,10 @@ export function installMethods(cls: { prototype: object }): void {
     return repeat(this, repeats, axis);
   });
   installDisplay(p);
+  define("sort", function (this: GPUArray, options?: { axis?: number }) {
+    sortInPlace(this, options);
+  });
+  define("argsort", function (this: GPUArray, options?: SortOptions) {
+    return argsort(this, options);
+  });
 }

@@ -77,6 +77,14 @@ export { einsum, tensordot } from "./einsum.ts";
 export { cumprod, cumsum, diff, type DiffOptions, type ScanOptions, type ScanResult } from "./scan.ts";
 export { type Indices, put, take } from "./indexing.ts";
 export { argwhere, compress, mask, nonzero } from "./compact.ts";
+export { argsort, sort, type SortOptions, topk, type TopkOptions, type TopkResult } from "./sorting.ts";
+export {
+  searchsorted,
+  type SearchsortedOptions,
+  unique,
+  type UniqueOptions,
+  type UniqueResult,
+} from "./search.ts";
 export * as random from "./random.ts";
 export {
   type BoolAsInt8,

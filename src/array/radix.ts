@@ -1,0 +1,211 @@
+/**
+ * The radix sort behind `sort`, `argsort`, `topk` and `unique`: sorts every row of a contiguous array
+ * (its last axis) with the kernels of `sort_source.ts`, writing the sorted values, the indices within
+ * the row, or both. Rows that fit a tile sort in one launch, a block per tile; longer rows go through
+ * LSD passes over the whole array, one per 8-bit digit of the key and then of the row number. Its
+ * ping-pong buffers are kept per backend and grow to the largest sort.
+ *
+ * @module
+ */
+
+import type { Backend, BackendBuffer, BackendKernel } from "./backend.ts";
+import { type DType, DTYPES } from "../kernel/dtype.ts";
+import { GPUArray } from "./gpuarray.ts";
+import { SORT_BLOCK, sortTile, type SortVariant } from "./sort_keys_source.ts";
+import { sortSource } from "./sort_source.ts";
+
+/** Limits of the sort's launches (tests lower them to reach large arrays' paths with small ones). */
+export const sortLimits = {
+  /**
+   * Most blocks an upsweep or downsweep launches, each taking as many whole tiles as it must: enough
+   * waves of blocks on a large GPU that the last, partly filled one costs little (2^26 keys: 7282).
+   */
+  maxBlocks: 8192,
+};
+
+/** How a dtype's bits become keys: the kernels' `kind`, `inf` and `desc` arguments. */
+export interface KeyOrder {
+  /** 0: unsigned or bool, 1: signed integer, 2: float. */
+  readonly kind: number;
+  /** The bits of +infinity (floats), as the key type's argument. */
+  readonly inf: number | bigint;
+  /** All ones of the element's width for a descending order, else 0. */
+  readonly desc: number | bigint;
+}
+
+const INF_BITS: Partial<Record<DType, bigint>> = {
+  float16: 0x7c00n,
+  bfloat16: 0x7f80n,
+  float32: 0x7f800000n,
+  float64: 0x7ff0000000000000n,
+};
+
+/** The key arguments for `dtype`, ascending or descending. */
+export function keyOrder(dtype: DType, descending: boolean): KeyOrder {
+  const { kind, size } = DTYPES[dtype];
+  const arg = (v: bigint) => (size === 8 ? v : Number(v));
+  return {
+    kind: kind === "float" ? 2 : kind === "int" ? 1 : 0,
+    inf: arg(INF_BITS[dtype] ?? 0n),
+    desc: arg(descending ? (1n << BigInt(size * 8)) - 1n : 0n),
+  };
+}
+
+/** The variant that sorts `n` elements of `dtype` (64-bit indices from 2^32 elements, or when asked). */
+export function variantFor(dtype: DType, n: number, wide = false): SortVariant {
+  return { width: DTYPES[dtype].size, wide: wide || n >= 2 ** 32 };
+}
+
+/** A kernel of a variant's sort source, compiled once per backend. */
+export function sortKernel(backend: Backend, v: SortVariant, name: string): BackendKernel {
+  return backend.kernel(`sort:${v.width}${v.wide ? "w" : "n"}:${name}`, () => ({
+    name,
+    source: sortSource(v, backend.dialect),
+  }));
+}
+
+const scratch = new WeakMap<Backend, Map<string, GPUArray>>();
+
+/** A buffer of at least `bytes` for `role`, kept per backend for the next sort. */
+export function scratchBuffer(backend: Backend, role: string, bytes: number): BackendBuffer {
+  let kept = scratch.get(backend);
+  if (kept === undefined) scratch.set(backend, kept = new Map());
+  let s = kept.get(role);
+  if (s === undefined || s.freed || s.nbytes < bytes) {
+    s?.free();
+    s = new GPUArray(backend, Math.max(bytes, 4096), "uint8");
+    kept.set(role, s);
+  }
+  return s.buffer;
+}
+
+/** How an upsweep's or downsweep's blocks share `n` elements: whole tiles each, `sortLimits.maxBlocks` at most. */
+export function blockShare(n: number, tile: number): { blocks: number; tilesPerBlock: number } {
+  const tiles = Math.ceil(n / tile);
+  const tilesPerBlock = Math.max(1, Math.ceil(tiles / sortLimits.maxBlocks));
+  return { blocks: Math.ceil(tiles / tilesPerBlock), tilesPerBlock };
+}
+
+function bitLength(x: number): number {
+  return x <= 0 ? 0 : Math.floor(Math.log2(x)) + 1;
+}
+
+/**
+ * What {@link sortRows} writes: for each output wanted, a contiguous array of the input's size (from
+ * any offset of its buffer) that shares no memory with the input.
+ */
+export interface SortOutputs {
+  /** The sorted elements (the input's dtype). */
+  readonly values?: GPUArray;
+  /** Each sorted element's index within its row (int64). */
+  readonly indices?: GPUArray<"int64">;
+}
+
+/** How {@link sortRows} sorts. */
+export interface SortRowsOptions {
+  /** Largest first (a stable descending order: equal elements keep their order). */
+  readonly descending?: boolean;
+  /** Use 64-bit indices even below 2^32 elements (tests reach that path this way). */
+  readonly wide?: boolean;
+}
+
+/**
+ * Sorts each row of `rowLen` elements of the contiguous array `x` (stably, in NumPy's order: NaN
+ * last, the two zeros equal) into `out`.
+ */
+export function sortRows(x: GPUArray, rowLen: number, out: SortOutputs, options: SortRowsOptions = {}): void {
+  const n = x.size;
+  if (n === 0) return;
+  const backend = x.backend;
+  const v = variantFor(x.dtype, n, options.wide);
+  const order = keyOrder(x.dtype, options.descending === true);
+  const outputs = (out.values ? 1 : 0) | (out.indices ? 2 : 0);
+  // Unwanted outputs get a buffer the kernels never write.
+  const outArgs = [
+    out.values?.buffer ?? x.buffer,
+    out.values?.offset ?? 0,
+    out.indices?.buffer ?? x.buffer,
+    out.indices?.offset ?? 0,
+  ];
+  const rows = n / rowLen;
+  const tile = sortTile(v);
+  if (rowLen <= tile) {
+    const rowsPerTile = Math.min(rows, Math.floor(tile / rowLen));
+    sortKernel(backend, v, "cudeno_sort_block").launch(
+      { grid: Math.ceil(rows / rowsPerTile), block: SORT_BLOCK },
+      [
+        x.buffer,
+        x.offset,
+        ...outArgs,
+        n,
+        rowLen,
+        rowsPerTile,
+        2 * v.width,
+        Math.ceil(bitLength(rowsPerTile - 1) / 4),
+        outputs,
+        order.kind,
+        order.inf,
+        order.desc,
+      ],
+    );
+    return;
+  }
+  const keyBytes = v.width <= 4 ? 4 : 8, payBytes = v.wide ? 8 : 4;
+  const keys = [0, 1].map((i) => scratchBuffer(backend, `keys${i}`, n * keyBytes));
+  const pays = [0, 1].map((i) => scratchBuffer(backend, `pays${i}`, n * payBytes));
+  const { blocks, tilesPerBlock } = blockShare(n, tile);
+  const counts = scratchBuffer(backend, "counts", SORT_BLOCK * blocks * payBytes);
+  const totals = scratchBuffer(backend, "totals", SORT_BLOCK * payBytes);
+  const count = sortKernel(backend, v, "cudeno_sort_count");
+  const scan = sortKernel(backend, v, "cudeno_sort_scan");
+  const scatter = sortKernel(backend, v, "cudeno_sort_scatter");
+  const keyPasses = v.width, passes = keyPasses + Math.ceil(bitLength(rows - 1) / 8);
+  const grid = { grid: blocks, block: SORT_BLOCK };
+  for (let p = 0; p < passes; p++) {
+    const first = p === 0, last = p === passes - 1;
+    const fromRow = p >= keyPasses ? 1 : 0;
+    const shift = 8 * (fromRow ? p - keyPasses : p);
+    const keysIn = first ? x.buffer : keys[(p - 1) % 2]!, paysIn = first ? x.buffer : pays[(p - 1) % 2]!;
+    const keysOut = last ? x.buffer : keys[p % 2]!, paysOut = last ? x.buffer : pays[p % 2]!;
+    count.launch(grid, [
+      x.buffer,
+      x.offset,
+      keysIn,
+      paysIn,
+      counts,
+      n,
+      rowLen,
+      shift,
+      fromRow,
+      first ? 1 : 0,
+      order.kind,
+      order.inf,
+      order.desc,
+      tilesPerBlock,
+      blocks,
+    ]);
+    scan.launch({ grid: SORT_BLOCK, block: SORT_BLOCK }, [counts, totals, blocks]);
+    scatter.launch(grid, [
+      x.buffer,
+      x.offset,
+      keysIn,
+      paysIn,
+      keysOut,
+      paysOut,
+      ...outArgs,
+      counts,
+      totals,
+      n,
+      rowLen,
+      shift,
+      fromRow,
+      (first ? 1 : 0) | (last ? 2 : 0),
+      outputs,
+      order.kind,
+      order.inf,
+      order.desc,
+      tilesPerBlock,
+      blocks,
+    ]);
+  }
+}
