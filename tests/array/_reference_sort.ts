@@ -37,10 +37,13 @@ export function argsort(a: Ref, options: { axis?: number | null } = {}): Ref {
   return lanes(src, axis, "int64", (lane) => order(lane));
 }
 
-/** The sorted distinct values of the flattened array, with their counts and where each element went. */
+/**
+ * The sorted distinct values of the flattened array; with options (array-api.md), a record of them and,
+ * as asked, their counts and where each element went.
+ */
 export function unique(
   a: Ref,
-  options: { returnCounts?: boolean; returnInverse?: boolean } = {},
+  options?: { returnCounts?: boolean; returnInverse?: boolean },
 ): Ref | { values: Ref; counts?: Ref; inverse?: Ref } {
   const flat = a.values();
   const order = [...flat.keys()].sort((p, q) => compare(flat[p]!, flat[q]!) || p - q);
@@ -54,7 +57,7 @@ export function unique(
     inverse[k] = values.length - 1;
   }
   const v = fromValues(a.dtype, [values.length], values);
-  if (!options.returnCounts && !options.returnInverse) return v;
+  if (options === undefined) return v;
   return {
     values: v,
     ...(options.returnCounts ? { counts: fromValues("int64", [counts.length], counts) } : {}),
