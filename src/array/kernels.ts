@@ -110,7 +110,10 @@ class Snippet {
         const at = k++;
         code = code.replace(new RegExp(`\\b${escape(p.name)}\\s*\\[\\s*i\\s*\\]`, "g"), () => ref[at]!);
         if (this.raw[at]) {
-          const decl = pointerParam(p.dtype!, p.name, dialect, p.isConst).replace("__restrict__ ", "");
+          const decl = pointerParam(p.dtype!, p.name, dialect, p.isConst || !this.written[at]).replace(
+            "__restrict__ ",
+            "",
+          );
           locals.push(`${decl} = ${pointer[at]};`);
         }
       } else {

@@ -53,9 +53,12 @@ const ADD = (a: string, b: string) => `(${a} + ${b})`;
 
 /** Combines `v` over the `lanes` threads of a row group and gives every one of them the result. */
 function rowAll(v: string, op: (a: string, b: string) => string, lanes: number, d: Dialect): string {
-  const butterfly = `for (int off = 16; off > 0; off >>= 1) ${v} = ${
-    op(v, `__shfl_xor_sync(0xffffffffu, ${v}, off)`)
-  };`;
+  // The shuffle is taken once, by every lane, before the combine: `op` may name its operand twice
+  // (the NaN-propagating max does), and a shuffle some lanes skip hangs the warp.
+  const butterfly =
+    `for (int off = 16; off > 0; off >>= 1) { const auto cudeno_other = __shfl_xor_sync(0xffffffffu, ${v}, off); ${v} = ${
+      op(v, "cudeno_other")
+    }; }`;
   if (d === "cuda" && lanes === 32) return butterfly;
   if (d === "cuda") {
     return `${butterfly}

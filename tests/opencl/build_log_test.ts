@@ -143,7 +143,9 @@ openclTest("cudeno run shows a build's warnings with --warnings, and nothing wit
   assert.equal(quiet.stderr, "");
   const shown = await cudeno([...args, "--warnings"], { cwd: dir.path });
   assert.equal(shown.code, 0, shown.stderr);
-  assert.equal(shown.stderr, "warns.cl:3:2: warning: this kernel warns on line 3\n");
+  // PoCL's clang writes `warns.cl:3:2: warning: ...`; other drivers lay the log out their own way, but
+  // name the user's file and line.
+  assert.match(shown.stderr, /warns\.cl:3(:\d+)?: warning: this kernel warns on line 3/);
 });
 
 openclTest("builds on several threads at once leave standard error working", async () => {
