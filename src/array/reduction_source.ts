@@ -113,37 +113,48 @@ function shuffle(expr: string, dtype: DType, off: string): string {
     : `(${cType(dtype, "cuda")})__shfl_down_sync(0xffffffffu, (int)(${expr}), ${off})`;
 }
 
-/** The accumulator type `acc_t`, the helpers, `cudeno_identity()`, `cudeno_combine()` and (CUDA) `cudeno_shfl()`. */
-function accumulatorCode(code: ReductionCode, d: Dialect): string {
+/** What the accumulator code is made of: a {@link ReductionCode}'s accumulator, combine and helpers. */
+export type AccumulatorPieces = Pick<ReductionCode, "acc" | "combine" | "helpers">;
+
+/**
+ * The accumulator type `acc_t`, the helpers, `cudeno_identity()`, `cudeno_combine()` and (CUDA)
+ * `cudeno_shfl()`. With a `suffix`, every name ends in it (`cudeno_acc0`, `cudeno_combine0`, ...), so
+ * that several accumulators live in one source; `acc_t` then names the suffixed type only inside
+ * this code (the pieces may use it).
+ */
+export function accumulatorCode(code: AccumulatorPieces, d: Dialect, suffix = ""): string {
   const { acc } = code;
   const fn = fnDecl(d);
+  const type = suffix === "" ? "acc_t" : `cudeno_acc${suffix}`;
   const lines: string[] = [];
   if ("fields" in acc) {
     lines.push(
-      `typedef struct { ${acc.fields.map((f) => `${cType(f.dtype, d)} ${f.name};`).join(" ")} } acc_t;`,
+      `typedef struct { ${acc.fields.map((f) => `${cType(f.dtype, d)} ${f.name};`).join(" ")} } ${type};`,
     );
   } else {
-    lines.push(`typedef ${cType(acc.dtype, d)} acc_t;`);
+    lines.push(`typedef ${cType(acc.dtype, d)} ${type};`);
   }
+  if (suffix !== "") lines.push(`#define acc_t ${type}`);
   lines.push(code.helpers);
   if ("fields" in acc) {
     lines.push(
-      `${fn} acc_t cudeno_identity(void) { acc_t a; ${
+      `${fn} acc_t cudeno_identity${suffix}(void) { acc_t a; ${
         acc.fields.map((f) => `a.${f.name} = ${f.identity};`).join(" ")
       } return a; }`,
     );
   } else {
-    lines.push(`${fn} acc_t cudeno_identity(void) { return ${acc.identity}; }`);
+    lines.push(`${fn} acc_t cudeno_identity${suffix}(void) { return ${acc.identity}; }`);
   }
-  lines.push(`${fn} acc_t cudeno_combine(acc_t a, acc_t b) { ${code.combine} }`);
+  lines.push(`${fn} acc_t cudeno_combine${suffix}(acc_t a, acc_t b) { ${code.combine} }`);
   if (d === "cuda") {
     const body = "fields" in acc
       ? `acc_t b; ${
         acc.fields.map((f) => `b.${f.name} = ${shuffle(`a.${f.name}`, f.dtype, "off")};`).join(" ")
       } return b;`
       : `return ${shuffle("a", acc.dtype, "off")};`;
-    lines.push(`${fn} acc_t cudeno_shfl(acc_t a, int off) { ${body} }`);
+    lines.push(`${fn} acc_t cudeno_shfl${suffix}(acc_t a, int off) { ${body} }`);
   }
+  if (suffix !== "") lines.push("#undef acc_t");
   return lines.join("\n");
 }
 
@@ -180,7 +191,7 @@ function laneCombine(lanes: number, d: Dialect): string {
 }
 
 /** `b{X}` for each operand name X: the element offset of output `o` through the kept strides `k{X}_d`. */
-function keptOffsets(names: readonly string[], kept: number, ix: string, o: string): string {
+export function keptOffsets(names: readonly string[], kept: number, ix: string, o: string): string {
   if (kept === 1) return names.map((x) => `const ${ix} b${x} = (${o}) * k${x}_0;`).join(" ");
   const steps: string[] = [];
   for (let dim = kept - 1; dim >= 1; dim--) {
