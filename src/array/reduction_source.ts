@@ -73,6 +73,8 @@ export interface ReductionCode {
   readonly out: DType;
   /** Each scalar parameter's dtype. */
   readonly scalars: readonly DType[];
+  /** The stage-1 kernel's name (default `cudeno_reduce`; stage 2's adds `_final`). */
+  readonly name?: string;
 }
 
 /** How stage 1 walks the elements. */
@@ -273,7 +275,7 @@ export function vectorStore(dtype: DType, parts: readonly string[], at: string, 
     : `vstore${VEC}((${t})(${parts.join(", ")}), 0, ${at});`;
 }
 
-/** The stage-1 kernel `cudeno_reduce` for `plan`. */
+/** The stage-1 kernel (`cudeno_reduce` unless the code names it) for `plan`. */
 export function reductionSource(code: ReductionCode, plan: ReductionPlan, d: Dialect): string {
   const ix = ixType(plan.narrow, d);
   const { tid, bx, by, ny } = ids(d);
@@ -361,7 +363,7 @@ export function reductionSource(code: ReductionCode, plan: ReductionPlan, d: Dia
     : "";
   return `${sourceHead(code, plan.arrays.map((a) => a.dtype), d)}
 ${structs}
-${kernelHead(d)} cudeno_reduce(${params.join(", ")}) {
+${kernelHead(d)} ${code.name ?? "cudeno_reduce"}(${params.join(", ")}) {
   ${shared(d)} acc_t sh[${BLOCK}];
   ${body}
 }
@@ -418,7 +420,7 @@ function vectorWalk(
 }
 
 /**
- * The stage-2 kernel `cudeno_reduce_final`: combines `parts` partial accumulators per output (laid
+ * The stage-2 kernel (`cudeno_reduce_final` unless the code names it): combines `parts` partial accumulators per output (laid
  * out `[parts, nOut]`) and writes the results: with `perBlock`, a block per output, else a thread
  * per output.
  */
@@ -445,7 +447,7 @@ export function finalSource(
     ${finish(code, kept, ix, d, "")}
   }`;
   return `${sourceHead(code, [], d)}
-${kernelHead(d)} cudeno_reduce_final(${params.join(", ")}) {
+${kernelHead(d)} ${code.name ?? "cudeno_reduce"}_final(${params.join(", ")}) {
   ${shared(d)} acc_t sh[${BLOCK}];
   ${castPartial(d)} pout += oout;
   const int tid = ${tid};
