@@ -19,6 +19,7 @@ import { viewFigures } from "./views.ts";
 import { joinFigures } from "./join.ts";
 import * as linalg from "./linalg.ts";
 import { openclScanFigures, scanFigures } from "./scan.ts";
+import { fuseFigures } from "./fuse.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
 const only = values.only?.split(",") ?? [];
@@ -417,6 +418,7 @@ await section("reduce", () => reductionFigures("cuda", emit, eventTimes));
 await section("opencl.reduce", () => reductionFigures("opencl", emit, eventTimes));
 await section("scan", () => scanFigures(emit, eventTimes));
 await section("scan.opencl", () => openclScanFigures(emit));
+await section("fuse", () => fuseFigures(emit, eventTimes));
 
 await section("matmul", () => {
   ga.useBackend("cuda");
