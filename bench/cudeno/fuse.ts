@@ -11,8 +11,10 @@ import { fileURLToPath } from "node:url";
 import * as ga from "../../src/array/mod.ts";
 import type { BenchRecord } from "../records.ts";
 
-/** Milliseconds per call of `fn`, `repeats` samples (suite.ts's device-event timer). */
-export type EventTimes = (repeats: number, fn: () => void) => number[];
+/** Milliseconds per call of `fn` over `batch` calls between device events, `repeats` samples (suite.ts's timer). */
+export type EventTimes = (repeats: number, fn: () => void, batch?: number) => number[];
+/** How many calls make a sample of at least 10 ms (suite.ts's `batchFor`). */
+export type BatchFor = (fn: () => void) => number;
 
 const N = 2 ** 28;
 const SIDE = 8192;
@@ -28,8 +30,15 @@ const gbps = (bytes: number, ms: number[]) => ms.map((t) => bytes / (t / 1000) /
  * Emits `fuse.chain.2^28`, `fuse.sqdiff_sum.2^28`, `fuse.rownorm.8192x8192`, `fuse.first_call.cold`
  * and `fuse.first_call.cached`.
  */
-export async function fuseFigures(emit: (r: BenchRecord) => void, eventTimes: EventTimes): Promise<void> {
+export async function fuseFigures(
+  emit: (r: BenchRecord) => void,
+  eventTimes: EventTimes,
+  batchFor: BatchFor,
+): Promise<void> {
   ga.useBackend("cuda");
+  // Batches of calls between the events, so that a call's host time overlaps the device's work on the
+  // ones before (as every producer of these figures times them).
+  const time = (fn: () => void) => eventTimes(20, fn, batchFor(fn));
   const x = ga.random.uniform([N], { seed: 21 }), y = ga.random.uniform([N], { seed: 22 });
   const [hx, hy] = [x.get(), y.get()];
 
@@ -48,7 +57,7 @@ export async function fuseFigures(emit: (r: BenchRecord) => void, eventTimes: Ev
     figure: "fuse.chain.2^28",
     unit: "GB/s",
     better: "higher",
-    samples: gbps(3 * 4 * N, eventTimes(20, () => step(x, y, 2).free())),
+    samples: gbps(3 * 4 * N, time(() => step(x, y, 2).free())),
     note:
       "ga.fuse((x, y, a) => ga.exp(x.mul(a).add(y)).mul(0.5)) on 2^28 float32, a = 2, a new result each call; useful bytes 3 × 4 × 2^28",
   });
@@ -68,7 +77,7 @@ export async function fuseFigures(emit: (r: BenchRecord) => void, eventTimes: Ev
     figure: "fuse.sqdiff_sum.2^28",
     unit: "GB/s",
     better: "higher",
-    samples: gbps(2 * 4 * N, eventTimes(20, () => loss(x, y).free())),
+    samples: gbps(2 * 4 * N, time(() => loss(x, y).free())),
     note:
       "ga.fuse((p, q) => p.sub(q).square().sum({ axis: 0 })) on 2^28 float32: one reduction into a 0-d array; useful bytes 2 × 4 × 2^28",
   });
@@ -94,7 +103,7 @@ export async function fuseFigures(emit: (r: BenchRecord) => void, eventTimes: Ev
     figure: `fuse.rownorm.${SIDE}x${SIDE}`,
     unit: "GB/s",
     better: "higher",
-    samples: gbps(2 * 4 * SIDE * SIDE, eventTimes(20, () => norm(m).free())),
+    samples: gbps(2 * 4 * SIDE * SIDE, time(() => norm(m).free())),
     note:
       "ga.fuse((x) => x.div(x.square().sum({ axis: 1, keepdims: true }).sqrt())) on 8192×8192 float32: one row kernel; bytes read + written once",
   });

@@ -418,7 +418,7 @@ await section("reduce", () => reductionFigures("cuda", emit, eventTimes));
 await section("opencl.reduce", () => reductionFigures("opencl", emit, eventTimes));
 await section("scan", () => scanFigures(emit, eventTimes));
 await section("scan.opencl", () => openclScanFigures(emit));
-await section("fuse", () => fuseFigures(emit, eventTimes));
+await section("fuse", () => fuseFigures(emit, eventTimes, batchFor));
 
 await section("matmul", () => {
   ga.useBackend("cuda");

@@ -326,7 +326,7 @@ def fusion(n=1 << 28, reps=20):
             log(f"cupy_bench: cupy.fuse of {figure} failed, the figure is skipped: {type(e).__name__}: {e}")
             continue
         require(bool(cp.allclose(part(got).astype(cp.float64), want, rtol=rtol, atol=0)), f"{figure}: values differ")
-        ms = t.samples(partial(fn, x, y), reps)
+        ms = t.samples(partial(fn, x, y), reps, batch=t.batch_for(partial(fn, x, y)))
         record(figure, "GB/s", "higher", [gbps(nbytes, v) for v in ms], note)
 
 

@@ -38,11 +38,12 @@ import { scalarType, scalarValue } from "./ufunc.ts";
 /** What a traced function returned: a node's value, one of its scalar arguments, or a value it made while tracing. */
 export type Output = { readonly node: Node } | { readonly arg: number } | { readonly value: unknown };
 
-/** One trace of a fused function: its program, what it returns, and its regions (kept across calls). */
+/** One trace of a fused function: its program, what it returns, and what its calls work out once (regions, row kernels' keys). */
 export interface Trace {
   readonly program: Program;
   readonly output: Output;
   readonly regions: Map<Node, Region>;
+  readonly rowKeys: Map<string, string>;
 }
 
 /** How a run names its kernels and its errors. */
@@ -335,19 +336,26 @@ class Run {
         return `${r.statements} ${target} = ${r.value};`;
       },
     };
-    // The key: every piece of C the work contributes, with placeholders for the names the kernel gives.
-    const refs = arrays.map((_, k) => `@${k}`), params = scalars.map((_, j) => `$${j}`);
-    const results = stages.map((_, s) => `#${s}`);
-    const text = [
-      ...rowStages.map((s, i) =>
-        `${stages[i]!.op}:${s.out}:${s.combine}:${JSON.stringify(s.acc)}:${
-          s.prologue(refs, params, "%i", "%v", results)
-        }:${s.epilogue("%a", params, "%n")}`
-      ),
-      code.output(refs, params, results, "%t"),
-      code.helpers,
-      code.name,
-    ].join("|");
-    return { ...code, key: `fuse-rows:${hashText(text)}`, arrays, values };
+    // The key: every piece of C the work contributes, with placeholders for the names the kernel gives
+    // (worked out once per trace, output, stages and dialect).
+    const known = `${root.id}|${stages.map((s) => s.id).join(",")}|${d}`;
+    let key = this.#trace.rowKeys.get(known);
+    if (key === undefined) {
+      const refs = arrays.map((_, k) => `@${k}`), params = scalars.map((_, j) => `$${j}`);
+      const results = stages.map((_, s) => `#${s}`);
+      const text = [
+        ...rowStages.map((s, i) =>
+          `${stages[i]!.op}:${s.out}:${s.combine}:${JSON.stringify(s.acc)}:${
+            s.prologue(refs, params, "%i", "%v", results)
+          }:${s.epilogue("%a", params, "%n")}`
+        ),
+        code.output(refs, params, results, "%t"),
+        code.helpers,
+        code.name,
+      ].join("|");
+      key = `fuse-rows:${hashText(text)}`;
+      this.#trace.rowKeys.set(known, key);
+    }
+    return { ...code, key, arrays, values };
   }
 }
