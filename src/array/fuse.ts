@@ -178,7 +178,7 @@ function traceCall(fn: (...args: never[]) => unknown, args: readonly unknown[], 
   } catch (e) {
     throw explain(e, label);
   }
-  return { program, output: outputOf(result, program, label), regions: new Map(), rowKeys: new Map() };
+  return { program, output: outputOf(result, program, label), regions: new Map() };
 }
 
 /** What source() needs of an argument: an array's dtype and layout, or a scalar's value. */

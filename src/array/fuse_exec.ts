@@ -31,19 +31,18 @@ import {
 import { accDTypes } from "./reduction_source.ts";
 import type { RowStage } from "./row_source.ts";
 import { runRows } from "./rows.ts";
-import { hashText, Region } from "./fuse_expr.ts";
+import { Region } from "./fuse_expr.ts";
 import type { CapturedNode, InputNode, Node, Program, ReduceNode, ScalarRef } from "./trace.ts";
 import { scalarType, scalarValue } from "./ufunc.ts";
 
 /** What a traced function returned: a node's value, one of its scalar arguments, or a value it made while tracing. */
 export type Output = { readonly node: Node } | { readonly arg: number } | { readonly value: unknown };
 
-/** One trace of a fused function: its program, what it returns, and what its calls work out once (regions, row kernels' keys). */
+/** One trace of a fused function: its program, what it returns, and its regions (kept across calls). */
 export interface Trace {
   readonly program: Program;
   readonly output: Output;
   readonly regions: Map<Node, Region>;
-  readonly rowKeys: Map<string, string>;
 }
 
 /** How a run names its kernels and its errors. */
@@ -178,7 +177,7 @@ class Run {
   #source(region: Region): ElementSource {
     const d = this.#backend.dialect;
     return {
-      key: `|fuse:${region.key(d)}`,
+      key: `|fuse:${region.key}`,
       name: `${this.#names.kernel}_reduce`,
       arrays: region.leaves.map((l) => this.#array(l)),
       values: region.scalars.map((s) => scalarValue(this.#value(s.ref), s.dtype)),
@@ -221,7 +220,7 @@ class Run {
     const k = arrays.length;
     runLoop(
       {
-        key: `fuse:${region.key(d)}:${this.#names.kernel}`,
+        key: `fuse:${region.key}:${this.#names.kernel}`,
         name: this.#names.kernel,
         arrays: [...arrays, out],
         written: [...arrays.map(() => false), true],
@@ -284,6 +283,9 @@ class Run {
       return scalars.push(dtype) - 1;
     };
     const helpers = new Set<string>();
+    // The key names every piece of C the work contributes: each region's own key, where its leaves and
+    // scalars go (operand `@k`, stage result `#s` of a dtype, parameter `$j`), the stages' reductions.
+    const key: string[] = [`fuse-rows:${this.#names.kernel}`];
     /** The region of `n` with its leaves' places among the operands and its scalars' among the parameters. */
     const bind = (n: Node) => {
       const region = this.#region(n);
@@ -294,6 +296,11 @@ class Run {
       }
       const slots = region.scalars.map((s) => param(this.#value(s.ref), s.dtype));
       for (const part of region.helperParts(d)) helpers.add(part);
+      const places = region.leaves.map((l) => {
+        const s = stages.indexOf(l as ReduceNode);
+        return s >= 0 ? `#${s}:${l.dtype}` : `@${at.get(l)}`;
+      });
+      key.push(`[${places.join(",")}|$${slots.join(",$")}]${region.key}`);
       return (ref: readonly string[], scalar: readonly string[], results: readonly string[]) =>
         region.render(
           d,
@@ -307,6 +314,7 @@ class Run {
     const rowStages = stages.map((n): RowStage => {
       const pieces = REDUCTIONS[n.op].pieces(n.from.dtype, n.dtype, d);
       const own = (pieces.scalars ?? []).map((t, k) => param(n.values[k]!, t));
+      key.push(`${n.op}:${n.from.dtype}>${n.dtype}($${own.join(",$")})`);
       const element = bind(n.from);
       const epilogue = pieces.epilogue ?? ((acc: string) => acc);
       if (pieces.helpers) helpers.add(pieces.helpers);
@@ -336,26 +344,6 @@ class Run {
         return `${r.statements} ${target} = ${r.value};`;
       },
     };
-    // The key: every piece of C the work contributes, with placeholders for the names the kernel gives
-    // (worked out once per trace, output, stages and dialect).
-    const known = `${root.id}|${stages.map((s) => s.id).join(",")}|${d}`;
-    let key = this.#trace.rowKeys.get(known);
-    if (key === undefined) {
-      const refs = arrays.map((_, k) => `@${k}`), params = scalars.map((_, j) => `$${j}`);
-      const results = stages.map((_, s) => `#${s}`);
-      const text = [
-        ...rowStages.map((s, i) =>
-          `${stages[i]!.op}:${s.out}:${s.combine}:${JSON.stringify(s.acc)}:${
-            s.prologue(refs, params, "%i", "%v", results)
-          }:${s.epilogue("%a", params, "%n")}`
-        ),
-        code.output(refs, params, results, "%t"),
-        code.helpers,
-        code.name,
-      ].join("|");
-      key = `fuse-rows:${hashText(text)}`;
-      this.#trace.rowKeys.set(known, key);
-    }
-    return { ...code, key, arrays, values };
+    return { ...code, key: key.join(";"), arrays, values };
   }
 }

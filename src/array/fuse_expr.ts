@@ -36,7 +36,8 @@ export class Region {
   readonly scalars: readonly ScalarUse[];
   readonly #inner: readonly (MapNode | (Node & { kind: "cast" }))[];
   readonly #slots = new Map<MapOperand, number>();
-  readonly #keys = new Map<Dialect, string>();
+  #key: string | undefined;
+  readonly #helpers = new Map<Dialect, string[]>();
 
   constructor(root: Node) {
     this.root = root;
@@ -103,6 +104,8 @@ export class Region {
 
   /** {@link helpers} as separate pieces (the headers, then one piece per helper), so that several regions can share them. */
   helperParts(d: Dialect): string[] {
+    const known = this.#helpers.get(d);
+    if (known !== undefined) return known;
     const dtypes: DType[] = [];
     const parts = new Set<string>();
     for (const n of this.#inner) {
@@ -113,33 +116,35 @@ export class Region {
         if (h) parts.add(h);
       }
     }
-    return [preamble(dtypes, d), ...parts];
+    const made = [preamble(dtypes, d), ...parts];
+    this.#helpers.set(d, made);
+    return made;
   }
 
-  /** A short name for the statements and helpers in `d` (with placeholders for the operands), for kernel keys. */
-  key(d: Dialect): string {
-    let key = this.#keys.get(d);
-    if (key === undefined) {
-      const text = this.render(d, this.leaves.map((_, k) => `@${k}`), this.scalars.map((_, j) => `$${j}`));
-      key = hashText(`${text.statements}|${text.value}|${this.helpers(d)}`);
-      this.#keys.set(d, key);
+  /**
+   * Names the statements for kernel keys, from the nodes alone (cheaper than the C they give): each
+   * inner node's function, dtypes and operands — leaves as `@k`, scalars as `$j` — and the root.
+   */
+  get key(): string {
+    if (this.#key === undefined) {
+      const at = new Map<Node, string>();
+      this.leaves.forEach((n, k) => at.set(n, `@${k}`));
+      const parts = this.#inner.map((n, i) => {
+        const args = n.kind === "cast"
+          ? at.get(n.from)!
+          : n.operands.map((op) => ("node" in op ? at.get(op.node)! : `$${this.#slots.get(op)}`)).join(",");
+        const what = n.kind === "cast"
+          ? `cast>${n.dtype}`
+          : `${n.name}:${n.types.inputs.join(",")}>${n.types.compute}>${n.types.out}`;
+        at.set(n, `%${i}`);
+        return `${what}(${args})`;
+      });
+      this.#key = `${parts.join(";")}=${at.get(this.root)}`;
     }
-    return key;
+    return this.#key;
   }
 }
 
 function scalarText(v: number | bigint): string {
   return typeof v === "bigint" ? `${v}n` : Object.is(v, -0) ? "-0" : String(v);
-}
-
-/** A 64-bit hash of `text` as 16 hex digits: two 32-bit multiplicative lanes (FNV-1a and a Murmur-style one). */
-export function hashText(text: string): string {
-  let a = 0x811c9dc5, b = 0x9e3779b9;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193) >>> 0;
-    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
-    b = (b ^ (b >>> 15)) >>> 0;
-  }
-  return a.toString(16).padStart(8, "0") + b.toString(16).padStart(8, "0");
 }
