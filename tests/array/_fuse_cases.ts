@@ -210,6 +210,35 @@ export const FUNCTIONS: readonly FusedFunction[] = [
     fn: (x: A, y: A) => x.sum({ axis: -1, ...keep }).add(y),
   },
   {
+    name: "rounding and float predicates",
+    dtypes: [["float32"], ["float64"]],
+    fn: (x: A) =>
+      x.round().add(x.floor()).sub(x.ceil().mul(x.trunc())).add(x.isinf()).add(x.isfinite().logicalNot()),
+  },
+  {
+    name: "rows centred by nanmean and scaled by nanmax - nanmin (NaNs skipped)",
+    dtypes: [["float32"], ["float64"]],
+    rank: [1, 3],
+    values: SUMMABLE,
+    fn: (x: A) =>
+      x.sub(x.nanmean({ axis: -1, ...keep })).div(
+        x.nanmax({ axis: -1, ...keep }).sub(x.nanmin({ axis: -1, ...keep })).add(1),
+      ),
+  },
+  {
+    name: "columns less their logsumexp, plus their ptp",
+    dtypes: [["float32"], ["int16"]],
+    rank: [1, 3],
+    values: SUMMABLE,
+    fn: (x: A) => x.sub(x.logsumexp({ axis: 0, ...keep })).add(x.ptp({ axis: 0, ...keep })),
+  },
+  {
+    name: "invert, reciprocal and countNonzero of integers",
+    dtypes: [["int32"], ["uint8"], ["int64"]],
+    rank: [1, 3],
+    fn: (x: A) => x.invert().add(x.reciprocal()).add(x.countNonzero({ axis: 0, ...keep })),
+  },
+  {
     name: "bigint scalars with 64-bit integers",
     dtypes: [["int64"], ["uint64"]],
     scalars: ["bigint"],
