@@ -167,6 +167,7 @@ async function inspectMachine(): Promise<Machine> {
     numpy: await pythonVersion("numpy"),
     cupy: await pythonVersion("cupy"),
     torch: await pythonVersion("torch"),
+    jax: await pythonVersion("jax"),
   };
   return { gpu: gpu ?? null, driver: driver ?? null, versions, ...await placeProducers() };
 }
@@ -227,6 +228,16 @@ function needsPython(module: string): (m: Machine) => Promise<Blocker | null> {
   return (m) => Promise.resolve(pythonBlocker(m, module));
 }
 
+/** JAX runs its figures only where it imports and sees a GPU (a CPU-only jaxlib is skipped). */
+async function needsJaxGpu(m: Machine): Promise<Blocker | null> {
+  const blocker = pythonBlocker(m, "jax");
+  if (blocker) return blocker;
+  const backend = await probe(["python3", "-c", "import jax; print(jax.default_backend())"]);
+  return backend === "gpu"
+    ? null
+    : { state: "skipped", reason: `jax runs on ${backend ?? "nothing (its probe failed)"}, not a GPU` };
+}
+
 async function exists(path: string): Promise<boolean> {
   try {
     await Deno.stat(path);
@@ -261,9 +272,15 @@ const PRODUCERS: Producer[] = [
   },
   {
     name: "torch",
-    impls: ["torch"],
+    impls: ["torch", "torch-compile"],
     prepare: needsPython("torch"),
     command: ["python3", "bench/py/torch_bench.py"],
+  },
+  {
+    name: "jax",
+    impls: ["jax"],
+    prepare: needsJaxGpu,
+    command: ["python3", "bench/py/jax_bench.py"],
   },
   {
     name: "cudeno",

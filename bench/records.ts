@@ -4,8 +4,17 @@
  * @module
  */
 
-/** Who measured a figure: the C floors, cudeno and raw Deno FFI, and the Python peers. */
-export const IMPLS = ["c", "opencl-c", "deno-raw", "cudeno", "cupy", "torch"] as const;
+/** Who measured a figure: the C floors, cudeno and raw Deno FFI, and the Python peers (torch.compile and JAX for fused work). */
+export const IMPLS = [
+  "c",
+  "opencl-c",
+  "deno-raw",
+  "cudeno",
+  "cupy",
+  "torch",
+  "torch-compile",
+  "jax",
+] as const;
 export type Impl = typeof IMPLS[number];
 
 export const UNITS = ["us", "ms", "GB/s", "TFLOP/s", "Gkeys/s"] as const;

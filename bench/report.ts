@@ -29,8 +29,10 @@ const NAMES: Record<Impl, string> = {
   "cudeno": "cudeno",
   "cupy": "CuPy",
   "torch": "PyTorch",
+  "torch-compile": "torch.compile",
+  "jax": "JAX",
 };
-const PEERS: readonly Impl[] = ["cupy", "torch"];
+const PEERS: readonly Impl[] = ["cupy", "torch", "torch-compile", "jax"];
 
 // ---- the records, indexed
 
@@ -168,6 +170,29 @@ const TARGETS: readonly Target[] = [
       { ref: impl("c"), op: "<=", bound: 1.1 },
     ],
   },
+  // Fused functions (ga.fuse): for fuse.chain, CuPy's figure is cupy.fuse's; PyTorch's is eager.
+  {
+    applies: is("fuse.chain.2^28"),
+    conditions: [
+      { ref: impl("torch"), op: ">=", bound: 2.5 },
+      { ref: impl("torch-compile"), op: ">=", bound: 0.95 },
+      { ref: impl("cupy"), op: ">=", bound: 1.3 },
+    ],
+  },
+  {
+    applies: is("fuse.sqdiff_sum.2^28"),
+    conditions: [{ ref: impl("torch-compile"), op: ">=", bound: 0.95 }, {
+      ref: impl("jax"),
+      op: ">=",
+      bound: 1.1,
+    }],
+  },
+  {
+    applies: is("fuse.rownorm.8192x8192"),
+    conditions: [{ ref: impl("torch-compile"), op: ">=", bound: 0.95 }],
+  },
+  { applies: is("fuse.first_call.cold"), conditions: [{ ref: { kind: "ms" }, op: "<=", bound: 100 }] },
+  { applies: is("fuse.first_call.cached"), conditions: [{ ref: { kind: "ms" }, op: "<=", bound: 2 }] },
   // 100 in-place array ops replayed ≥ 5× faster than eager (PyTorch's CUDAGraph replay beside it).
   { applies: is("graph.add1.replay"), conditions: [{ ref: own("graph.add1.eager"), op: "<=", bound: 0.2 }] },
   {
@@ -261,6 +286,7 @@ const GROUPS: { title: string; has: (figure: string) => boolean }[] = [
   { title: "Sorting", has: (f) => f.startsWith("sort.") || f.startsWith("argsort.") },
   { title: "OpenCL", has: (f) => f.startsWith("opencl.") },
   { title: "Graphs", has: (f) => f.startsWith("graph.") },
+  { title: "Fusion", has: (f) => f.startsWith("fuse.") },
   { title: "Other", has: () => true },
 ];
 

@@ -80,3 +80,17 @@ Deno.test({
     assert.match(await runExample("jit_add.ts"), /jit add on (cuda|opencl):.* 1048576 elements, 0 wrong/);
   },
 });
+
+Deno.test({
+  name: `examples/fuse.ts fuses array functions into one kernel each and matches their eager results${
+    anyBackend ? "" : " [ignored: no CUDA and no OpenCL]"
+  }`,
+  ignore: !anyBackend,
+  fn: async () => {
+    const text = await runExample("fuse.ts");
+    assert.match(text, /fused functions on (cuda|opencl):/);
+    assert.match(text, /step, loss and rownorm: fused results within \S+ of the eager ones/);
+    assert.match(text, /rownorm: eager [\d.]+ ms, fused [\d.]+ ms per call/);
+    assert.match(text, /(__global__|__kernel) void cudeno_fuse_rownorm_rows\(/);
+  },
+});

@@ -20,6 +20,7 @@ import { joinFigures } from "./join.ts";
 import * as linalg from "./linalg.ts";
 import { openclScanFigures, scanFigures } from "./scan.ts";
 import { openclSortFigures, sortFigures } from "./sort.ts";
+import { fuseFigures } from "./fuse.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
 const only = values.only?.split(",") ?? [];
@@ -418,6 +419,7 @@ await section("reduce", () => reductionFigures("cuda", emit, eventTimes));
 await section("opencl.reduce", () => reductionFigures("opencl", emit, eventTimes));
 await section("scan", () => scanFigures(emit, eventTimes));
 await section("scan.opencl", () => openclScanFigures(emit));
+await section("fuse", () => fuseFigures(emit, eventTimes, batchFor));
 
 await section("matmul", () => {
   ga.useBackend("cuda");

@@ -315,6 +315,39 @@ def joins(n=1 << 25, k=8, reps=20):
     record("join.concatenate.8x2^25", "GB/s", "higher", [gbps(2 * k * n * 4, m) for m in ms], "cupy.concatenate of 8 float32 arrays of 2^25")
 
 
+def fusion(n=1 << 28, reps=20):
+    """cupy.fuse's versions of the fused-function figures (bench/cudeno/fuse.ts); the row normalisation
+    needs elementwise work after a reduction, which cupy.fuse does not fuse, so it has none. A function
+    cupy.fuse cannot compile here is skipped with a log line."""
+    t = timer()
+    x, y = random_f32(n, 46), random_f32(n, 47)
+
+    @cp.fuse()
+    def chain(x, y):
+        return cp.exp(2 * x + y) * np.float32(0.5)
+
+    @cp.fuse()
+    def sqdiff_sum(x, y):
+        return cp.sum((x - y) ** 2)
+
+    xd, yd = x[: 1 << 20].astype(cp.float64), y[: 1 << 20].astype(cp.float64)
+    cases = [
+        ("fuse.chain.2^28", chain, 3 * 4 * n, lambda r: r[: 1 << 20], cp.exp(2 * xd + yd) * 0.5, 1e-6,
+         "cupy.fuse of exp(2 * x + y) * 0.5, float32; useful bytes 3 x 4 x 2^28"),
+        ("fuse.sqdiff_sum.2^28", sqdiff_sum, 2 * 4 * n, lambda r: r, ((x.astype(cp.float64) - y) ** 2).sum(), 1e-4,
+         "cupy.fuse of cupy.sum((x - y) ** 2), float32 (its reduction's grid: cupy#9008); useful bytes 2 x 4 x 2^28"),
+    ]
+    for figure, fn, nbytes, part, want, rtol, note in cases:
+        try:
+            got = fn(x, y)
+        except Exception as e:
+            log(f"cupy_bench: cupy.fuse of {figure} failed, the figure is skipped: {type(e).__name__}: {e}")
+            continue
+        require(bool(cp.allclose(part(got).astype(cp.float64), want, rtol=rtol, atol=0)), f"{figure}: values differ")
+        ms = t.samples(partial(fn, x, y), reps, batch=t.batch_for(partial(fn, x, y)))
+        record(figure, "GB/s", "higher", [gbps(nbytes, v) for v in ms], note)
+
+
 def main():
     name = cp.cuda.runtime.getDeviceProperties(0)["name"]
     name = name.decode() if isinstance(name, bytes) else name
@@ -337,6 +370,8 @@ def main():
     views()
     cp.get_default_memory_pool().free_all_blocks()
     joins()
+    cp.get_default_memory_pool().free_all_blocks()
+    fusion()
 
 
 if __name__ == "__main__":

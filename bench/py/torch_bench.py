@@ -298,6 +298,64 @@ def graph_add1(ops=100, rounds=500):
     )
 
 
+def fusion(n=1 << 28, side=8192, reps=20):
+    """The fused-function figures (bench/cudeno/fuse.ts): each function eagerly (impl torch) and through
+    torch.compile (impl torch-compile, skipped with a log line where it cannot compile here)."""
+    t = timer()
+    gen = torch.Generator(device=DEVICE).manual_seed(45)
+    x = torch.rand(n, device=DEVICE, generator=gen)
+    y = torch.rand(n, device=DEVICE, generator=gen)
+    m = torch.rand(side, side, device=DEVICE, generator=gen)
+
+    def chain(x, y):
+        return torch.exp(2 * x + y) * 0.5
+
+    def sqdiff_sum(x, y):
+        return ((x - y) ** 2).sum()
+
+    def rownorm(x):
+        return x / torch.sqrt((x * x).sum(dim=1, keepdim=True))
+
+    def check(figure, got, want, rtol):
+        require(torch.allclose(got.double(), want, rtol=rtol, atol=0), f"{figure}: values differ")
+
+    xd, yd, md = x[: 1 << 20].double(), y[: 1 << 20].double(), m[:4].double()
+    cases = [
+        ("fuse.chain.2^28", partial(chain, x, y), 3 * 4 * n, lambda r: check("fuse.chain", r[: 1 << 20], chain(xd, yd), 1e-6),
+         "torch.exp(2 * x + y) * 0.5, float32; useful bytes 3 x 4 x 2^28"),
+        ("fuse.sqdiff_sum.2^28", partial(sqdiff_sum, x, y), 2 * 4 * n,
+         lambda r: check("fuse.sqdiff_sum", r, sqdiff_sum(x.double(), y.double()), 1e-4),
+         "((x - y) ** 2).sum(), float32, a 0-d tensor; useful bytes 2 x 4 x 2^28"),
+        (f"fuse.rownorm.{side}x{side}", partial(rownorm, m), 2 * 4 * side * side,
+         lambda r: check("fuse.rownorm", r[:4], rownorm(md), 1e-5),
+         "x / torch.sqrt((x * x).sum(dim=1, keepdim=True)), float32; bytes read + written once"),
+    ]
+    # Batches of calls between the events (t.batch_for), so that a call's host time overlaps the device's
+    # work on the ones before, as every producer of these figures times them.
+    for figure, fn, nbytes, checked, note in cases:
+        checked(fn())
+        ms = t.samples(fn, reps, batch=t.batch_for(fn))
+        record(figure, "GB/s", "higher", [gbps(nbytes, v) for v in ms], note)
+    compiled = {"chain": chain, "sqdiff_sum": sqdiff_sum, "rownorm": rownorm}
+    for (figure, _, nbytes, checked, note), name in zip(cases, compiled):
+        try:
+            fn = torch.compile(compiled[name])
+            args = (m,) if name == "rownorm" else (x, y)
+            t0 = time.perf_counter()
+            result = fn(*args)
+            torch.cuda.synchronize()
+            first = (time.perf_counter() - t0) * 1000
+        except Exception as e:  # torch.compile needs a working inductor (Triton): a peer that cannot run is skipped
+            log(f"torch_bench: torch.compile of {name} failed, its figures are skipped: {type(e).__name__}: {e}")
+            continue
+        checked(result)
+        if name == "chain":
+            emit("torch-compile", "fuse.first_call.cold", "ms", "lower", [first],
+                 "first call of torch.compile(chain): tracing, inductor and Triton compile (their caches as found), run")
+        ms = t.samples(partial(fn, *args), reps, batch=t.batch_for(partial(fn, *args)))
+        emit("torch-compile", figure, "GB/s", "higher", [gbps(nbytes, v) for v in ms], f"torch.compile of {note}")
+
+
 def main():
     require(torch.cuda.is_available(), "torch sees no CUDA device")
     log(f"torch_bench: PyTorch {torch.__version__}, CUDA {torch.version.cuda}, {torch.cuda.get_device_name(0)}")
@@ -317,6 +375,8 @@ def main():
     torch.cuda.empty_cache()
     joins()
     graph_add1()
+    torch.cuda.empty_cache()
+    fusion()
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ import { GPUArray } from "./gpuarray.ts";
 import { castTo, computeType, cType } from "./codegen.ts";
 import { copyInto, runLoop } from "./loop.ts";
 import { scalarValue } from "./ufunc.ts";
+import { asEager, needsTag, recordCast, Traced } from "./trace.ts";
 
 const RANGE: Partial<Record<DType, readonly [number | bigint, number | bigint]>> = {
   int8: [-128, 127],
@@ -108,6 +109,8 @@ export function assign<A extends GPUArray>(a: A, value: GPUArray | number | bigi
  * ```
  */
 export function astype<T extends DType>(a: GPUArray, dtype: T): GPUArray<T> {
+  if (needsTag([a])) return asEager(() => astype(a, dtype));
+  if (a instanceof Traced) return recordCast(a, dtype) as unknown as GPUArray<T>;
   const out = new GPUArray(a.backend, a.shape, dtype);
   copyInto(out, a, "astype");
   return out;

@@ -20,6 +20,8 @@ import { BLOCK, ELEMS, type LoopPath, type LoopPlan, loopSource, TILE, TILE_ROWS
 export interface Loop {
   /** Names the work: every part of the source other than the operands' dtypes and layouts. */
   readonly key: string;
+  /** The kernel's name (default `cudeno_loop_<walk>`; the walk is appended); part of {@link key}. */
+  readonly name?: string;
   /** The arrays, each broadcast to the loop's shape. */
   readonly arrays: readonly GPUArray[];
   /** Which of {@link arrays} the loop writes (they may not be broadcast views). */
@@ -154,7 +156,7 @@ export function runLoop(loop: Loop, shape: readonly number[], what: string): voi
   }|${pointers.map((p) => `${p.array.dtype}${p.written ? "!" : ""}`).join(",")}`;
   const kernel = backend.kernel(key, () => {
     const plan: LoopPlan = {
-      name: `cudeno_loop_${path}`,
+      name: `${loop.name ?? "cudeno_loop"}_${path}`,
       path,
       ndim,
       narrow,

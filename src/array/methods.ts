@@ -318,21 +318,50 @@ const REDUCTION_METHODS = [
   "logsumexp",
 ] as const;
 
-/** Defines the {@link ArrayMethods} on `cls`'s prototype. */
-export function installMethods(cls: { prototype: object }): void {
-  const p = cls.prototype as Record<string, unknown>;
-  const define = (name: string, value: (this: GPUArray, ...args: never[]) => unknown) =>
-    Object.defineProperty(p, name, { value, writable: true, configurable: true });
+function defineOn(p: object, name: string, value: (this: GPUArray, ...args: never[]) => unknown): void {
+  Object.defineProperty(p, name, { value, writable: true, configurable: true });
+}
+
+/**
+ * Defines the methods that fused functions trace — the elementwise functions, `clip`, `astype` and
+ * the reductions — on prototype `p` (`GPUArray`'s, and the stand-in's that `ga.fuse()` traces with).
+ */
+export function installTraceable(p: object): void {
   for (const op of Object.keys(BINARY) as BinaryOp[]) {
-    define(op, function (this: GPUArray, other: unknown, options?: OpOptions) {
+    defineOn(p, op, function (this: GPUArray, other: unknown, options?: OpOptions) {
       return binary(op, this, other, options);
     });
   }
   for (const op of Object.keys(UNARY) as UnaryOp[]) {
-    define(op, function (this: GPUArray, options?: OpOptions) {
+    defineOn(p, op, function (this: GPUArray, options?: OpOptions) {
       return unary(op, this, options);
     });
   }
+  defineOn(p, "astype", function (this: GPUArray, dtype: DType) {
+    return astype(this, dtype);
+  });
+  defineOn(
+    p,
+    "clip",
+    function (this: GPUArray, min: Operand | null, max: Operand | null, options?: OpOptions) {
+      return clip(this, min, max, options);
+    },
+  );
+  const reducing: Record<string, (a: GPUArray, options?: never) => unknown> = { ...reductions };
+  for (const name of REDUCTION_METHODS) {
+    const f = reducing[name]!;
+    defineOn(p, name, function (this: GPUArray, options?: never) {
+      return f(this, options);
+    });
+  }
+}
+
+/** Defines the {@link ArrayMethods} on `cls`'s prototype. */
+export function installMethods(cls: { prototype: object }): void {
+  const p = cls.prototype;
+  installTraceable(p);
+  const define = (name: string, value: (this: GPUArray, ...args: never[]) => unknown) =>
+    defineOn(p, name, value);
   const shape = (
     args: readonly unknown[],
   ) => (args.length === 1 && typeof args[0] !== "number" ? args[0] : args);
@@ -381,25 +410,12 @@ export function installMethods(cls: { prototype: object }): void {
   define("copy", function (this: GPUArray) {
     return views.copy(this);
   });
-  define("astype", function (this: GPUArray, dtype: DType) {
-    return astype(this, dtype);
-  });
   define("fill", function (this: GPUArray, value: number) {
     return fill(this, value);
   });
   define("assign", function (this: GPUArray, value: Operand) {
     return assign(this, value);
   });
-  define("clip", function (this: GPUArray, min: Operand | null, max: Operand | null, options?: OpOptions) {
-    return clip(this, min, max, options);
-  });
-  const reducing: Record<string, (a: GPUArray, options?: never) => unknown> = { ...reductions };
-  for (const name of REDUCTION_METHODS) {
-    const f = reducing[name]!;
-    define(name, function (this: GPUArray, options?: never) {
-      return f(this, options);
-    });
-  }
   define("softmax", function (this: GPUArray, options?: SoftmaxOptions) {
     return softmax(this, options);
   });

@@ -70,6 +70,7 @@ export * from "./ufuncs_unary.ts";
 export { norm } from "./functions.ts";
 export * from "./reductions.ts";
 export { logSoftmax, softmax, type SoftmaxOptions } from "./softmax.ts";
+export { fuse, type Fused, type FuseOptions } from "./fuse.ts";
 export { CublasError } from "./cublas.ts";
 export { matmul } from "./matmul.ts";
 export { dot, inner, outer, trace, type TraceOptions, vdot } from "./linalg.ts";

@@ -148,7 +148,7 @@ export function reduceInto(
   const tail = `${narrow ? "n" : "w"}|${accDTypes(red.acc).join(",")}>${red.out}|${red.scalars.join(",")}`;
   const key = `${red.key}|${plan.path}${lanes}${vector ? "v" : ""}|${nk},${nr}|${dtypes}|${tail}`;
   const stage1 = backend.kernel(key, () => ({
-    name: "cudeno_reduce",
+    name: red.name ?? "cudeno_reduce",
     source: reductionSource(red, plan, backend.dialect),
   }));
   // The partial accumulators of a split reduction, in memory of their own for this call (on its stream).
@@ -168,7 +168,7 @@ export function reduceInto(
   if (split === 1) return;
   const perBlock = split >= 32;
   const final = backend.kernel(`${red.key}|final${perBlock ? "b" : "t"}|${nk}|${tail}`, () => ({
-    name: "cudeno_reduce_final",
+    name: `${red.name ?? "cudeno_reduce"}_final`,
     source: finalSource(red, nk, narrow, perBlock, backend.dialect),
   }));
   final.launch(

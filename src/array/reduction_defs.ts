@@ -13,6 +13,7 @@ import { type DType, DTYPES } from "../kernel/dtype.ts";
 import { computeType, cType, highest, literal, load, lowest, mathFn } from "./codegen.ts";
 import type { GPUArray } from "./gpuarray.ts";
 import type { Reduction } from "./reduction.ts";
+import { showShape } from "./layout.ts";
 import type { Accumulator } from "./reduction_source.ts";
 
 /** The names of the built-in reductions. */
@@ -37,7 +38,7 @@ export type ReduceOp =
   | "logsumexp";
 
 /** What one built-in reduction computes for an input dtype, in a dialect. */
-interface Pieces {
+export interface ReductionPieces {
   readonly acc: Accumulator;
   /** C statements of `combine(a, b)`. */
   readonly combine: string;
@@ -61,7 +62,7 @@ export interface ReductionDef {
   /** The prologue reads the element's index. */
   readonly indexed?: boolean;
   /** The C pieces for input dtype `x` and result dtype `out`. */
-  readonly pieces: (x: DType, out: DType, d: Dialect) => Pieces;
+  readonly pieces: (x: DType, out: DType, d: Dialect) => ReductionPieces;
 }
 
 const isFloat = (d: DType) => DTYPES[d].kind === "float";
@@ -293,31 +294,109 @@ export const REDUCTIONS: Readonly<Record<ReduceOp, ReductionDef>> = {
   },
 };
 
-/** The generator's work for built-in reduction `op` of `a`, with scalar `values` (ddof for var and std). */
+/**
+ * Refuses a reduction without an identity (`min`, `argmax`, ...) of no elements: along an empty axis
+ * of `shape`, or of an empty array when `everyAxis` (no axis given).
+ *
+ * @throws {RangeError} naming the reduction, the axis and the shape.
+ */
+export function checkElements(
+  op: ReduceOp,
+  shape: readonly number[],
+  axes: readonly number[],
+  everyAxis: boolean,
+): void {
+  if (!REDUCTIONS[op].needsElements) return;
+  const empty = axes.find((axis) => shape[axis] === 0);
+  if (empty === undefined && !(everyAxis && shape.includes(0))) return;
+  throw new RangeError(
+    everyAxis
+      ? `Cannot take the ${op} of an empty array of shape ${showShape(shape)}: it has no elements`
+      : `Cannot take the ${op} along axis ${empty} of an array of shape ${
+        showShape(shape)
+      }: the axis is empty and ${op} has no identity`,
+  );
+}
+
+/**
+ * Where a reduction's elements come from when they are not one array's: operands, scalars and C
+ * statements that compute each element (a fused function's elementwise work).
+ */
+export interface ElementSource {
+  /** Names the statements: part of the kernels' keys. */
+  readonly key: string;
+  /** The kernels' name (see `ReductionCode.name`). */
+  readonly name?: string;
+  /** The operands, broadcast to the reduction's shape. */
+  readonly arrays: readonly GPUArray[];
+  /** Scalar parameters' values and dtypes. */
+  readonly values: readonly (number | bigint)[];
+  /** Each scalar parameter's dtype. */
+  readonly scalars: readonly DType[];
+  /** C code the statements need, placed before the kernels. */
+  readonly helpers: string;
+  /** The elements' dtype (as stored). */
+  readonly dtype: DType;
+  /** C statements over the operands' elements and the scalars, and the expression of the element's value they leave. */
+  readonly element: (
+    ref: readonly string[],
+    scalar: readonly string[],
+  ) => { readonly statements: string; readonly value: string };
+}
+
+/**
+ * C statements that set accumulator `value` from an element of dtype `x` given by `element` (its
+ * stored value after `statements`), at reduced index `index`.
+ */
+export function foldElement(
+  pieces: ReductionPieces,
+  x: DType,
+  d: Dialect,
+  element: { readonly statements: string; readonly value: string },
+  index: string,
+  value: string,
+): string {
+  return `${element.statements} const ${cType(computeType(x), d)} cudeno_x = ${load(element.value, x, d)}; ${
+    pieces.value("cudeno_x", index, value)
+  }`;
+}
+
+/**
+ * The generator's work for built-in reduction `op` of array `a` (or of the elements `a` computes),
+ * with scalar `values` (ddof for var and std).
+ */
 export function builtinReduction(
   op: ReduceOp,
-  a: GPUArray,
+  a: GPUArray | ElementSource,
   out: DType,
   values: readonly number[] = [],
 ): Reduction {
   const def = REDUCTIONS[op];
-  const d = a.backend.dialect;
-  const pieces = def.pieces(a.dtype, out, d);
-  const e = computeType(a.dtype);
-  return {
-    key: `reduce:${op}`,
+  const source: ElementSource = "element" in a ? a : {
+    key: "",
     arrays: [a],
-    values,
-    scalars: pieces.scalars ?? [],
+    values: [],
+    scalars: [],
+    helpers: "",
+    dtype: a.dtype,
+    element: (ref) => ({ statements: "", value: ref[0]! }),
+  };
+  const d = source.arrays[0]!.backend.dialect;
+  const pieces = def.pieces(source.dtype, out, d);
+  const own = pieces.scalars ?? [];
+  return {
+    key: `reduce:${op}${source.key}`,
+    name: source.name,
+    arrays: source.arrays,
+    values: [...values, ...source.values],
+    scalars: [...own, ...source.scalars],
     acc: pieces.acc,
     combine: pieces.combine,
-    helpers: pieces.helpers ?? "",
+    helpers: `${source.helpers}${pieces.helpers ?? ""}`,
     out,
     indexed: def.indexed,
-    prologue: (ref, _scalar, index, value) =>
-      `const ${cType(e, d)} cudeno_x = ${load(ref[0]!, a.dtype, d)}; ${
-        pieces.value("cudeno_x", index, value)
-      }`,
+    prologue: (ref, scalar, index, value) =>
+      foldElement(pieces, source.dtype, d, source.element(ref, scalar.slice(own.length)), index, value),
     epilogue: pieces.epilogue ?? ((acc) => acc),
   };
 }

@@ -73,6 +73,8 @@ export interface ReductionCode {
   readonly out: DType;
   /** Each scalar parameter's dtype. */
   readonly scalars: readonly DType[];
+  /** The stage-1 kernel's name (default `cudeno_reduce`; stage 2's adds `_final`). */
+  readonly name?: string;
 }
 
 /** How stage 1 walks the elements. */
@@ -113,37 +115,48 @@ function shuffle(expr: string, dtype: DType, off: string): string {
     : `(${cType(dtype, "cuda")})__shfl_down_sync(0xffffffffu, (int)(${expr}), ${off})`;
 }
 
-/** The accumulator type `acc_t`, the helpers, `cudeno_identity()`, `cudeno_combine()` and (CUDA) `cudeno_shfl()`. */
-function accumulatorCode(code: ReductionCode, d: Dialect): string {
+/** What the accumulator code is made of: a {@link ReductionCode}'s accumulator, combine and helpers. */
+export type AccumulatorPieces = Pick<ReductionCode, "acc" | "combine" | "helpers">;
+
+/**
+ * The accumulator type `acc_t`, the helpers, `cudeno_identity()`, `cudeno_combine()` and (CUDA)
+ * `cudeno_shfl()`. With a `suffix`, every name ends in it (`cudeno_acc0`, `cudeno_combine0`, ...), so
+ * that several accumulators live in one source; `acc_t` then names the suffixed type only inside
+ * this code (the pieces may use it).
+ */
+export function accumulatorCode(code: AccumulatorPieces, d: Dialect, suffix = ""): string {
   const { acc } = code;
   const fn = fnDecl(d);
+  const type = suffix === "" ? "acc_t" : `cudeno_acc${suffix}`;
   const lines: string[] = [];
   if ("fields" in acc) {
     lines.push(
-      `typedef struct { ${acc.fields.map((f) => `${cType(f.dtype, d)} ${f.name};`).join(" ")} } acc_t;`,
+      `typedef struct { ${acc.fields.map((f) => `${cType(f.dtype, d)} ${f.name};`).join(" ")} } ${type};`,
     );
   } else {
-    lines.push(`typedef ${cType(acc.dtype, d)} acc_t;`);
+    lines.push(`typedef ${cType(acc.dtype, d)} ${type};`);
   }
+  if (suffix !== "") lines.push(`#define acc_t ${type}`);
   lines.push(code.helpers);
   if ("fields" in acc) {
     lines.push(
-      `${fn} acc_t cudeno_identity(void) { acc_t a; ${
+      `${fn} acc_t cudeno_identity${suffix}(void) { acc_t a; ${
         acc.fields.map((f) => `a.${f.name} = ${f.identity};`).join(" ")
       } return a; }`,
     );
   } else {
-    lines.push(`${fn} acc_t cudeno_identity(void) { return ${acc.identity}; }`);
+    lines.push(`${fn} acc_t cudeno_identity${suffix}(void) { return ${acc.identity}; }`);
   }
-  lines.push(`${fn} acc_t cudeno_combine(acc_t a, acc_t b) { ${code.combine} }`);
+  lines.push(`${fn} acc_t cudeno_combine${suffix}(acc_t a, acc_t b) { ${code.combine} }`);
   if (d === "cuda") {
     const body = "fields" in acc
       ? `acc_t b; ${
         acc.fields.map((f) => `b.${f.name} = ${shuffle(`a.${f.name}`, f.dtype, "off")};`).join(" ")
       } return b;`
       : `return ${shuffle("a", acc.dtype, "off")};`;
-    lines.push(`${fn} acc_t cudeno_shfl(acc_t a, int off) { ${body} }`);
+    lines.push(`${fn} acc_t cudeno_shfl${suffix}(acc_t a, int off) { ${body} }`);
   }
+  if (suffix !== "") lines.push("#undef acc_t");
   return lines.join("\n");
 }
 
@@ -180,7 +193,7 @@ function laneCombine(lanes: number, d: Dialect): string {
 }
 
 /** `b{X}` for each operand name X: the element offset of output `o` through the kept strides `k{X}_d`. */
-function keptOffsets(names: readonly string[], kept: number, ix: string, o: string): string {
+export function keptOffsets(names: readonly string[], kept: number, ix: string, o: string): string {
   if (kept === 1) return names.map((x) => `const ${ix} b${x} = (${o}) * k${x}_0;`).join(" ");
   const steps: string[] = [];
   for (let dim = kept - 1; dim >= 1; dim--) {
@@ -262,7 +275,7 @@ export function vectorStore(dtype: DType, parts: readonly string[], at: string, 
     : `vstore${VEC}((${t})(${parts.join(", ")}), 0, ${at});`;
 }
 
-/** The stage-1 kernel `cudeno_reduce` for `plan`. */
+/** The stage-1 kernel (`cudeno_reduce` unless the code names it) for `plan`. */
 export function reductionSource(code: ReductionCode, plan: ReductionPlan, d: Dialect): string {
   const ix = ixType(plan.narrow, d);
   const { tid, bx, by, ny } = ids(d);
@@ -350,7 +363,7 @@ export function reductionSource(code: ReductionCode, plan: ReductionPlan, d: Dia
     : "";
   return `${sourceHead(code, plan.arrays.map((a) => a.dtype), d)}
 ${structs}
-${kernelHead(d)} cudeno_reduce(${params.join(", ")}) {
+${kernelHead(d)} ${code.name ?? "cudeno_reduce"}(${params.join(", ")}) {
   ${shared(d)} acc_t sh[${BLOCK}];
   ${body}
 }
@@ -407,7 +420,7 @@ function vectorWalk(
 }
 
 /**
- * The stage-2 kernel `cudeno_reduce_final`: combines `parts` partial accumulators per output (laid
+ * The stage-2 kernel (`cudeno_reduce_final` unless the code names it): combines `parts` partial accumulators per output (laid
  * out `[parts, nOut]`) and writes the results: with `perBlock`, a block per output, else a thread
  * per output.
  */
@@ -434,7 +447,7 @@ export function finalSource(
     ${finish(code, kept, ix, d, "")}
   }`;
   return `${sourceHead(code, [], d)}
-${kernelHead(d)} cudeno_reduce_final(${params.join(", ")}) {
+${kernelHead(d)} ${code.name ?? "cudeno_reduce"}_final(${params.join(", ")}) {
   ${shared(d)} acc_t sh[${BLOCK}];
   ${castPartial(d)} pout += oout;
   const int tid = ${tid};

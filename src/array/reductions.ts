@@ -7,11 +7,12 @@
 
 import { type DType, isDType } from "../kernel/dtype.ts";
 import { GPUArray } from "./gpuarray.ts";
-import { normalizeAxes, showShape } from "./layout.ts";
+import { normalizeAxes } from "./layout.ts";
 import { reduceArray, reduceToHost } from "./reduction.ts";
-import { builtinReduction, type ReduceOp, REDUCTIONS } from "./reduction_defs.ts";
+import { builtinReduction, checkElements, type ReduceOp, REDUCTIONS } from "./reduction_defs.ts";
 import type { FloatDType } from "./dtypes.ts";
 import type { HostValue, SumValue } from "./methods.ts";
+import { asEager, kindOf, needsTag, recordReduce, Traced } from "./trace.ts";
 
 /**
  * Options of reductions.
@@ -110,8 +111,9 @@ function run(
   options: ReduceOptions | undefined,
   values: readonly number[] = [],
 ): unknown {
-  if (!(a instanceof GPUArray)) {
-    throw new TypeError(`Cannot ${op} ${a === null ? "null" : typeof a}: pass a GPUArray`);
+  if (needsTag([a])) return asEager(() => run(op, a, options, values));
+  if (!(a instanceof GPUArray) && !(a instanceof Traced)) {
+    throw new TypeError(`Cannot ${op} ${kindOf(a)}: pass a GPUArray`);
   }
   if (options !== undefined && (typeof options !== "object" || options === null)) {
     throw new TypeError(`Cannot ${op} with options ${String(options)}: pass an object such as { axis: 0 }`);
@@ -119,17 +121,9 @@ function run(
   const def = REDUCTIONS[op];
   const out = def.out(a.dtype);
   if (!isDType(out)) throw new TypeError(`Cannot ${op} a ${a.dtype} array: ${out}`);
+  if (a instanceof Traced) return recordReduce(op, a, out, options, values);
   const axes = normalizeAxes(options?.axis, a.ndim, op);
-  const empty = axes.find((axis) => a.shape[axis] === 0);
-  if (def.needsElements && (empty !== undefined || (a.size === 0 && options?.axis === undefined))) {
-    throw new RangeError(
-      options?.axis === undefined
-        ? `Cannot take the ${op} of an empty array of shape ${showShape(a.shape)}: it has no elements`
-        : `Cannot take the ${op} along axis ${empty} of an array of shape ${
-          showShape(a.shape)
-        }: the axis is empty and ${op} has no identity`,
-    );
-  }
+  checkElements(op, a.shape, axes, options?.axis === undefined);
   const red = builtinReduction(op, a, out, values);
   if (options?.axis === undefined && options?.keepdims !== true && options?.out === undefined) {
     const value = reduceToHost(red, a.shape, op);
@@ -139,6 +133,7 @@ function run(
 }
 
 function argRun(op: "argmin" | "argmax", a: unknown, options: ArgOptions | undefined): unknown {
+  if (needsTag([a])) return asEager(() => argRun(op, a, options));
   if (options !== undefined && typeof options.axis !== "number" && options.axis !== undefined) {
     throw new TypeError(
       `Cannot ${op} along axes [${
@@ -341,6 +336,7 @@ function variance<D extends DType, O extends VarOptions = Record<never, never>>(
   a: GPUArray<D>,
   options?: O,
 ): Reduced<O, number, MeanType<D>> {
+  if (needsTag([a])) return asEager(() => variance(a, options));
   return run("var", a, options, [ddofOf("var", options)]) as Reduced<O, number, MeanType<D>>;
 }
 export { variance as var };
@@ -359,6 +355,7 @@ export function std<D extends DType, O extends VarOptions = Record<never, never>
   a: GPUArray<D>,
   options?: O,
 ): Reduced<O, number, MeanType<D>> {
+  if (needsTag([a])) return asEager(() => std(a, options));
   return run("std", a, options, [ddofOf("std", options)]) as Reduced<O, number, MeanType<D>>;
 }
 

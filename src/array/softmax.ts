@@ -1,17 +1,19 @@
 /**
- * `softmax` and `logSoftmax` along an axis: one kernel (`softmax_source.ts`) that reads each row
- * through the input's layout and writes the result.
+ * `softmax` and `logSoftmax` along an axis: one row kernel (`rows.ts`) with two stages, the row's
+ * maximum and the sum of `exp(x - max)`, then `exp(x - max) / sum` (or `x - max - log(sum)`) for
+ * every element, reading each row through the input's layout.
  *
  * @module
  */
 
 import type { DType } from "../kernel/dtype.ts";
 import type { FloatResult } from "./dtypes.ts";
-import { GPUArray, sharesMemory } from "./gpuarray.ts";
-import { coalesce, extent, normalizeAxis, sizeOf } from "./layout.ts";
-import { copyOf } from "./loop.ts";
-import { BLOCK, COLUMNS, hasVectors, VEC } from "./reduction_source.ts";
-import { type SoftmaxPlan, softmaxSource } from "./softmax_source.ts";
+import { GPUArray } from "./gpuarray.ts";
+import { normalizeAxis } from "./layout.ts";
+import { castTo, computeType, cType, load, mathFn } from "./codegen.ts";
+import { REDUCTIONS } from "./reduction_defs.ts";
+import type { RowStage } from "./row_source.ts";
+import { runRows } from "./rows.ts";
 import { outputFor } from "./ufunc.ts";
 import { mathType } from "./ufunc_defs.ts";
 
@@ -31,10 +33,6 @@ export interface SoftmaxOptions {
   readonly out?: GPUArray;
 }
 
-/** Rows up to this long stay in a warp's registers; up to `BLOCK * MAX_ITEMS` in a block's. */
-const MAX_ITEMS = 32;
-const NARROW = 2 ** 30;
-
 function run(log: boolean, a: unknown, options: SoftmaxOptions = {}): GPUArray {
   const what = log ? "logSoftmax" : "softmax";
   if (!(a instanceof GPUArray)) {
@@ -43,70 +41,41 @@ function run(log: boolean, a: unknown, options: SoftmaxOptions = {}): GPUArray {
   const axis = normalizeAxis(options.axis ?? -1, a.ndim, what);
   const outType = mathType(a.dtype);
   const result = outputFor(a, a.shape, outType, options.out, what);
-  let input = a;
-  const sameLayout = a.offset === result.offset && a.strides.every((s, i) => s === result.strides[i]);
-  if (sharesMemory(a, result) && !sameLayout) input = copyOf(a);
-  const backend = a.backend;
-  if (!backend.supports(outType)) {
-    throw new TypeError(
-      `Cannot ${what} on ${backend.device}: it needs ${outType} arithmetic, which the device lacks`,
-    );
-  }
-  const n = a.shape[axis]!;
-  const keptAxes = a.shape.map((_, i) => i).filter((i) => i !== axis);
-  const nOut = sizeOf(keptAxes.map((i) => a.shape[i]!));
-  if (n === 0 || nOut === 0) return result;
-  const kept = coalesce(keptAxes.map((i) => a.shape[i]!), [
-    keptAxes.map((i) => input.strides[i]!),
-    keptAxes.map((i) => result.strides[i]!),
-  ]);
-  const rs0 = input.strides[axis]!, rsout = result.strides[axis]!;
-  const innerKept = Math.abs(kept.strides[0]![kept.shape.length - 1]!);
-  const row = nOut === 1 || innerKept === 0 || Math.abs(rs0) < innerKept;
-  const lanes = n <= 32 * MAX_ITEMS && nOut >= 64 ? 32 : BLOCK;
-  const items = n <= lanes * MAX_ITEMS ? 2 ** Math.ceil(Math.log2(Math.ceil(n / lanes))) : 0;
-  const aligned = (x: GPUArray, k: number) =>
-    x.offset % VEC === 0 && kept.strides[k]!.every((s, dim) => s % VEC === 0 || kept.shape[dim] === 1);
-  const vector = row && items >= VEC && rs0 === 1 && rsout === 1 && aligned(input, 0) && aligned(result, 1) &&
-    hasVectors(input.dtype, backend.dialect) && hasVectors(outType, backend.dialect);
-  const narrow = a.size < NARROW && [input, result].every((x) => {
-    const [lo, hi] = extent(x.shape, x.strides);
-    return lo > -NARROW && hi < NARROW;
-  });
-  const plan: SoftmaxPlan = {
-    path: row ? "row" : "col",
-    lanes: row ? lanes : COLUMNS,
-    items: row ? items : 0,
-    vector,
-    kept: kept.shape.length,
-    narrow,
-    input: input.dtype,
-    out: outType,
-    log,
-  };
-  const key = `${what}|${plan.path}${plan.lanes}x${plan.items}${vector ? "v" : ""}|${plan.kept}|${
-    narrow ? "n" : "w"
-  }|${input.dtype}>${outType}`;
-  const kernel = backend.kernel(
-    key,
-    () => ({ name: "cudeno_softmax", source: softmaxSource(plan, backend.dialect) }),
-  );
-  const args = [
-    input.buffer,
-    input.offset,
-    ...kept.strides[0]!,
-    rs0,
-    result.buffer,
-    result.offset,
-    ...kept.strides[1]!,
-    rsout,
-    ...kept.shape.slice(1),
-    nOut,
-    n,
+  const d = a.backend.dialect;
+  const t = computeType(outType), c = cType(t, d);
+  const [exp, ln] = [mathFn("exp", t, d), mathFn("log", t, d)];
+  const x = (ref: readonly string[]) => `(${c})${load(ref[0]!, a.dtype, d)}`;
+  const max = REDUCTIONS.max.pieces(t, t, d), sum = REDUCTIONS.sum.pieces(t, t, d);
+  const stages: RowStage[] = [
+    { ...max, prologue: (ref, _s, i, v) => max.value(x(ref), i, v), epilogue: (acc) => acc, out: t },
+    {
+      ...sum,
+      prologue: (ref, _s, i, v, [m]) => sum.value(`${exp}(${x(ref)} - ${m})`, i, v),
+      // logSoftmax keeps log(sum) per row.
+      epilogue: (acc) => (log ? `${ln}(${acc})` : acc),
+      out: t,
+    },
   ];
-  const perBlock = row ? BLOCK / plan.lanes : COLUMNS;
-  kernel.launch({ grid: Math.ceil(nOut / perBlock), block: BLOCK }, args);
-  if (input !== a) input.free();
+  runRows(
+    {
+      key: what,
+      name: "cudeno_softmax",
+      arrays: [a],
+      values: [],
+      scalars: [],
+      helpers: "",
+      stages,
+      out: outType,
+      output: (ref, _s, [m, s], target) =>
+        `${target} = ${
+          castTo(log ? `${x(ref)} - ${m} - ${s}` : `${exp}(${x(ref)} - ${m}) / ${s}`, outType, d)
+        };`,
+    },
+    a.shape,
+    axis,
+    result,
+    what,
+  );
   return result;
 }
 

@@ -12,6 +12,7 @@ import { castTo, computeType, cType, load } from "./codegen.ts";
 import { resultType, resultTypeWithScalar } from "./dtypes.ts";
 import { runLoop } from "./loop.ts";
 import { BINARY, type BinaryOp, type UfuncDef, type UfuncTypes, UNARY, type UnaryOp } from "./ufunc_defs.ts";
+import { asEager, isArrayLike, isTraced, kindOf, needsTag, recordMap, TracedScalar } from "./trace.ts";
 
 /**
  * An operand of an elementwise function: an array, or a JS number or bigint that broadcasts (a weak
@@ -51,11 +52,11 @@ const INTEGER_RANGE: Partial<Record<DType, readonly [bigint, bigint]>> = {
   uint64: [0n, 2n ** 64n - 1n],
 };
 
+/** A scalar operand's value (a traced scalar's: one of its kind, for the dtype rules). */
 function checkScalar(value: unknown, what: string): number | bigint {
-  if (typeof value === "number" || typeof value === "bigint") return value;
-  throw new TypeError(
-    `Cannot ${what} with ${value === null ? "null" : typeof value}: pass a GPUArray, a number or a bigint`,
-  );
+  const v = value instanceof TracedScalar ? value.sample : value;
+  if (typeof v === "number" || typeof v === "bigint") return v;
+  throw new TypeError(`Cannot ${what} with ${kindOf(value)}: pass a GPUArray, a number or a bigint`);
 }
 
 /**
@@ -139,19 +140,19 @@ export function apply(
   options: OpOptions | undefined,
   what: string = name,
 ): GPUArray {
-  const arrays = operands.filter((x): x is GPUArray => x instanceof GPUArray);
+  if (needsTag(operands)) return asEager(() => apply(name, def, operands, options, what));
+  const arrays = operands.filter(isArrayLike);
   if (arrays.length === 0) {
-    throw new TypeError(
-      `Cannot ${what} ${operands.map((x) => typeof x).join(" and ")}: pass at least one GPUArray`,
-    );
+    throw new TypeError(`Cannot ${what} ${operands.map(kindOf).join(" and ")}: pass at least one GPUArray`);
   }
   const base = arrays.map((a) => a.dtype).reduce(resultType);
-  const dtypes = operands.map((x) =>
-    x instanceof GPUArray ? x.dtype : scalarType(checkScalar(x, what), base, what)
-  );
+  const dtypes = operands.map((x) => isArrayLike(x) ? x.dtype : scalarType(checkScalar(x, what), base, what));
   const types = def.types(dtypes);
   if (typeof types === "string") throw new TypeError(`Cannot ${what}: ${types}`);
-  const shape = broadcastShapes(arrays.map((a) => a.shape), what);
+  if (operands.some(isTraced)) {
+    return recordMap(name, def, types, operands, options, what, base, true) as unknown as GPUArray;
+  }
+  const shape = broadcastShapes((arrays as GPUArray[]).map((a) => a.shape), what);
   return run(name, def, types, operands as readonly Operand[], shape, options?.out, what);
 }
 
@@ -225,7 +226,8 @@ export function binary(op: BinaryOp, a: unknown, b: unknown, options?: OpOptions
 
 /** A unary elementwise function. */
 export function unary(op: UnaryOp, a: unknown, options?: OpOptions): GPUArray {
-  if (!(a instanceof GPUArray)) throw new TypeError(`Cannot ${op} ${typeof a}: pass a GPUArray`);
+  if (needsTag([a])) return asEager(() => unary(op, a, options));
+  if (!isArrayLike(a)) throw new TypeError(`Cannot ${op} ${kindOf(a)}: pass a GPUArray`);
   return apply(op, UNARY[op], [a], options);
 }
 
@@ -250,17 +252,30 @@ const WHERE: UfuncDef = {
  * ```
  */
 export function where(condition: GPUArray, x: Operand, y: Operand, options?: OpOptions): GPUArray {
-  if (!(condition instanceof GPUArray)) {
+  if (needsTag([condition, x, y])) return asEager(() => where(condition, x, y, options));
+  if (!isArrayLike(condition)) {
     throw new TypeError("Cannot where(): the condition must be a GPUArray");
   }
-  const values = [x, y].filter((v): v is GPUArray => v instanceof GPUArray);
+  const values = ([x, y] as unknown[]).filter(isArrayLike);
   const base = values.length > 0 ? values.map((v) => v.dtype).reduce(resultType) : undefined;
   // NumPy's where converts a scalar to the arrays' dtype as it is, wrapping (no range check).
   const dtypes = [x, y].map((v) =>
-    v instanceof GPUArray ? v.dtype : scalarType(checkScalar(v, "where"), base, "where", false)
+    isArrayLike(v) ? v.dtype : scalarType(checkScalar(v, "where"), base, "where", false)
   );
   const types = WHERE.types([condition.dtype, ...dtypes]) as UfuncTypes;
-  const shape = broadcastShapes([condition, ...values].map((a) => a.shape), "where");
+  if ([condition, x, y].some(isTraced)) {
+    return recordMap(
+      "where",
+      WHERE,
+      types,
+      [condition, x, y],
+      options,
+      "where",
+      base,
+      false,
+    ) as unknown as GPUArray;
+  }
+  const shape = broadcastShapes([condition, ...values].map((a) => (a as GPUArray).shape), "where");
   return run("where", WHERE, types, [condition, x, y], shape, options?.out, "where");
 }
 
@@ -276,7 +291,8 @@ export function where(condition: GPUArray, x: Operand, y: Operand, options?: OpO
  * ```
  */
 export function clip(a: GPUArray, min: Operand | null, max: Operand | null, options?: OpOptions): GPUArray {
-  if (!(a instanceof GPUArray)) throw new TypeError(`Cannot clip ${typeof a}: pass a GPUArray`);
+  if (needsTag([a, min, max])) return asEager(() => clip(a, min, max, options));
+  if (!isArrayLike(a)) throw new TypeError(`Cannot clip ${kindOf(a)}: pass a GPUArray`);
   if (min === null && max === null) throw new TypeError("Cannot clip without bounds: give min, max or both");
   const bounds = [min, max].filter((b) => b !== null) as Operand[];
   const which = min === null ? "h" : max === null ? "l" : "lh";

@@ -94,6 +94,32 @@ function predicate([a]: readonly DType[]): UfuncTypes {
   return { inputs: [computeType(a!)], compute: computeType(a!), out: "bool" };
 }
 
+/**
+ * The unsigned type of `t`'s width where `t` is a 32- or 64-bit signed integer: C leaves their
+ * overflow undefined, and compilers then widen a product or sum that later code converts, so such
+ * arithmetic is done in the unsigned type (which wraps) and converted back (as two's complement),
+ * giving NumPy's wrapping results however the work is composed. Narrower integers compute in `int`.
+ */
+function wrapType(t: DType, d: Dialect): string | undefined {
+  if (t === "int32") return cType("uint32", d);
+  if (t === "int64") return cType("uint64", d);
+  return undefined;
+}
+
+/** `a op b` in compute type `t`, wrapping for signed integers. */
+function wrapping(op: "+" | "-" | "*") {
+  return ([a, b]: readonly string[], t: DType, d: Dialect): string => {
+    const u = wrapType(t, d);
+    return u === undefined ? `(${a} ${op} ${b})` : `((${cType(t, d)})((${u})${a} ${op} (${u})${b}))`;
+  };
+}
+
+/** `-a` in compute type `t`, wrapping for signed integers. */
+function negate(a: string, t: DType, d: Dialect): string {
+  const u = wrapType(t, d);
+  return u === undefined ? `(-${a})` : `((${cType(t, d)})(0 - (${u})${a}))`;
+}
+
 const fn = (name: string) => (x: readonly string[], t: DType, d: Dialect) =>
   `${mathFn(name, t, d)}(${x.join(", ")})`;
 const decl = (d: Dialect) => (d === "cuda" ? "__device__ __forceinline__" : "inline");
@@ -143,9 +169,10 @@ function powHelpers(t: DType, d: Dialect): string {
   const negative = DTYPES[t].kind === "int"
     ? "if (e < 0) return b == 1 ? 1 : (b == -1 ? ((e & 1) ? -1 : 1) : 0);"
     : "";
+  const u = wrapType(t, d) ?? c;
   return `${
     decl(d)
-  } ${c} cudeno_ipow_${t}(${c} b, ${c} e) { ${negative} ${c} r = 1; while (e > 0) { if (e & 1) r *= b; b *= b; e >>= 1; } return r; }`;
+  } ${c} cudeno_ipow_${t}(${c} b, ${c} e) { ${negative} ${u} r = 1, m = (${u})b; while (e > 0) { if (e & 1) r *= m; m *= m; e >>= 1; } return (${c})r; }`;
 }
 
 /** Shifts with NumPy's results for counts outside the type's width (C leaves them undefined). */
@@ -153,9 +180,10 @@ function shiftHelpers(t: DType, d: Dialect): string {
   const c = cType(t, d);
   const bits = DTYPES[t].size * 8;
   const neg = DTYPES[t].kind === "int" ? "a < 0 ? -1 : 0" : "0";
+  const u = wrapType(t, d) ?? c;
   return `${
     decl(d)
-  } ${c} cudeno_shl_${t}(${c} a, ${c} b) { return (b < 0 || b >= ${bits}) ? 0 : (${c})(a << b); }
+  } ${c} cudeno_shl_${t}(${c} a, ${c} b) { return (b < 0 || b >= ${bits}) ? 0 : (${c})((${u})a << b); }
 ${
     decl(d)
   } ${c} cudeno_shr_${t}(${c} a, ${c} b) { return (b < 0 || b >= ${bits}) ? (${c})(${neg}) : (${c})(a >> b); }`;
@@ -226,9 +254,9 @@ export type UnaryOp =
 
 /** The binary elementwise functions. */
 export const BINARY: Readonly<Record<BinaryOp, UfuncDef>> = {
-  add: { arity: 2, types: arithmetic("bool", "add"), expr: ([a, b]) => `(${a} + ${b})` },
-  sub: { arity: 2, types: arithmetic("error", "subtract"), expr: ([a, b]) => `(${a} - ${b})` },
-  mul: { arity: 2, types: arithmetic("bool", "multiply"), expr: ([a, b]) => `(${a} * ${b})` },
+  add: { arity: 2, types: arithmetic("bool", "add"), expr: wrapping("+") },
+  sub: { arity: 2, types: arithmetic("error", "subtract"), expr: wrapping("-") },
+  mul: { arity: 2, types: arithmetic("bool", "multiply"), expr: wrapping("*") },
   div: {
     arity: 2,
     types: ([a, b]) => {
@@ -310,11 +338,15 @@ export const BINARY: Readonly<Record<BinaryOp, UfuncDef>> = {
 
 /** The unary elementwise functions. */
 export const UNARY: Readonly<Record<UnaryOp, UfuncDef>> = {
-  neg: { arity: 1, types: arithmetic("error", "negative"), expr: ([a]) => `(-${a})` },
+  neg: { arity: 1, types: arithmetic("error", "negative"), expr: ([a], t, d) => negate(a!, t, d) },
   abs: {
     arity: 1,
     types: keepsIntegers,
-    expr: ([a], t, d) => (isFloat(t) ? fn("fabs")([a!], t, d) : isBool(t) ? a! : `(${a} < 0 ? -${a} : ${a})`),
+    expr: (
+      [a],
+      t,
+      d,
+    ) => (isFloat(t) ? fn("fabs")([a!], t, d) : isBool(t) ? a! : `(${a} < 0 ? ${negate(a!, t, d)} : ${a})`),
   },
   exp: { arity: 1, types: floatFunction, expr: fn("exp") },
   log: { arity: 1, types: floatFunction, expr: fn("log") },
@@ -356,7 +388,11 @@ export const UNARY: Readonly<Record<UnaryOp, UfuncDef>> = {
       d,
     ) => (isFloat(t) ? `(${a} == ${a} && ${fn("fabs")([a!], t, d)} != ${infinity(t, d)})` : "1"),
   },
-  square: { arity: 1, types: arithmetic("int8", "square"), expr: ([a]) => `(${a} * ${a})` },
+  square: {
+    arity: 1,
+    types: arithmetic("int8", "square"),
+    expr: ([a], t, d) => wrapping("*")([a!, a!], t, d),
+  },
   reciprocal: {
     arity: 1,
     types: arithmetic("int8", "reciprocal"),
