@@ -20,6 +20,8 @@ interface Scope {
 const scopes = new AsyncLocalStorage<Scope>();
 /** The stream outside any `withStream()` call, set by `useStream()`. */
 let outside: Stream | undefined;
+/** Whether `withStream()` was ever called: until then no launch asks the async context for its scope. */
+let scoped = false;
 
 function describe(value: unknown): string {
   if (value === null || value === undefined) return String(value);
@@ -55,6 +57,7 @@ function checkStream(stream: unknown, action: string): Stream | undefined {
  * ```
  */
 export function currentStream(): Stream | undefined {
+  if (!scoped) return outside;
   const scope = scopes.getStore();
   return scope === undefined ? outside : scope.stream;
 }
@@ -119,5 +122,6 @@ export function withStream<T>(stream: Stream | undefined, fn: () => T): T {
   if (typeof fn !== "function") {
     throw new TypeError(`Cannot run ${describe(fn)} with a current stream: pass a function`);
   }
+  scoped = true;
   return scopes.run({ stream: checked }, fn);
 }

@@ -34,8 +34,10 @@ function step({ x, y, w }: Arrays): void {
   x.add(1, { out: x });
   ga.mul(x, 2, { out: y });
   const t = x.T.mul(3); // made inside a capture: a memory node
-  ga.add(t.T, y, { out: w }); // w = 3x + 2x
-  t.free(); // inside a capture: a free node, so the graph can run again
+  const back = t.T; // a view: it holds t's memory too, until freed
+  ga.add(back, y, { out: w }); // w = 3x + 2x
+  back.free();
+  t.free(); // the last holder let go inside a capture: a free node, so the graph can run again
 }
 
 cudaTest("array work captured through ga.withStream() and replayed 3 times equals 3 eager steps", () => {
