@@ -334,7 +334,9 @@ def fusion(n=1 << 28, reps=20):
     cases = [
         ("fuse.chain.2^28", chain, 3 * 4 * n, lambda r: r[: 1 << 20], cp.exp(2 * xd + yd) * 0.5, 1e-6,
          "cupy.fuse of exp(2 * x + y) * 0.5, float32; useful bytes 3 x 4 x 2^28"),
-        ("fuse.sqdiff_sum.2^28", sqdiff_sum, 2 * 4 * n, lambda r: r, ((x.astype(cp.float64) - y) ** 2).sum(), 1e-4,
+        # cupy.fuse's reduction runs few threads (cupy#9008), each summing millions of float32 values in
+        # turn: its rounding error reaches about 1e-3 of the float64 sum on the H200.
+        ("fuse.sqdiff_sum.2^28", sqdiff_sum, 2 * 4 * n, lambda r: r, ((x.astype(cp.float64) - y) ** 2).sum(), 1e-2,
          "cupy.fuse of cupy.sum((x - y) ** 2), float32 (its reduction's grid: cupy#9008); useful bytes 2 x 4 x 2^28"),
     ]
     for figure, fn, nbytes, part, want, rtol, note in cases:
