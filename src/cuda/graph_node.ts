@@ -9,7 +9,8 @@
 
 import { driver } from "./driver.ts";
 import { checkCuda } from "./errors.ts";
-import { DeviceAllocation, type DeviceTarget, PagelockedArray, resolveDevice } from "./memory.ts";
+import { DeviceAllocation, type DeviceTarget, resolveDevice } from "./memory.ts";
+import { PagelockedArray } from "./pinned.ts";
 import { HostArgument } from "./inout.ts";
 import { type FunctionOwner, functionOwner, type KernelFunction } from "./function.ts";
 import { ArgumentBlock } from "../kernel/args.ts";

@@ -1,6 +1,7 @@
 /**
  * Device memory and copies: `memAlloc`, `memcpyHtoD`/`DtoH`/`DtoD` (and their `Async` forms on a
- * stream), `memset*`, `memGetInfo`, and page-locked host memory.
+ * stream), `memset*`, `memGetInfo`. The stream-ordered pool is in `pool.ts`, page-locked host memory in
+ * `pinned.ts`.
  *
  * @module
  */
@@ -10,7 +11,6 @@ import { Owned, ownership } from "./owned.ts";
 import { checkCuda, CudaError } from "./errors.ts";
 import { type Context, requireContext } from "./context.ts";
 import type { Stream } from "./stream.ts";
-import type { Device } from "./device.ts";
 import { quietly } from "../kernel/cleanup.ts";
 import { holdForDefaultStream } from "./holds.ts";
 import {
@@ -20,7 +20,6 @@ import {
   refuseWhileCapturing,
   releaseWhenNotCapturing,
 } from "./capturing.ts";
-import { type DType, DTYPES, type HostArrayOf } from "../kernel/dtype.ts";
 
 /**
  * Objects that stand for device memory (GPU arrays, views) expose it under this key: a function
@@ -58,7 +57,8 @@ const captured = ownership<{ ptr: bigint; memory: CapturedMemory }>(({ ptr, memo
   memory.launched ? driver().cuMemFreeAsync(ptr, null) : 0
 );
 
-function formatBytes(bytes: number | bigint): string {
+/** `1.00 KiB`, `2.50 GiB`: a size for messages. */
+export function formatBytes(bytes: number | bigint): string {
   const n = Number(bytes);
   if (n >= 2 ** 30) return `${(n / 2 ** 30).toFixed(2)} GiB`;
   if (n >= 2 ** 20) return `${(n / 2 ** 20).toFixed(2)} MiB`;
@@ -211,7 +211,8 @@ function describeValue(v: unknown): string {
   return `${/^[aeiouAEIOU]/.test(kind) ? "an" : "a"} ${kind}`;
 }
 
-function toSize(bytes: number | bigint, what: string): number {
+/** A byte count as a safe non-negative integer, or a RangeError naming `what`. */
+export function toSize(bytes: number | bigint, what: string): number {
   const n = typeof bytes === "bigint" ? Number(bytes) : bytes;
   if (!Number.isSafeInteger(n) || n < 0) {
     throw new RangeError(`Cannot ${what} ${bytes} bytes: give a non-negative integer byte count`);
@@ -272,90 +273,10 @@ export function memAlloc(bytes: number | bigint): DeviceAllocation {
   return new DeviceAllocation(out[0]!, size, ctx);
 }
 
-const poolOut = new BigUint64Array(1);
-
-/**
- * Device memory from the device's stream-ordered pool (`cuMemAllocAsync`, CUDA 11.2+): usable by work
- * queued on `stream` (default: the legacy default stream) after this call, and returned to the pool
- * on that stream by `free()`. Taking memory from the pool and giving it back costs no device
- * synchronization, unlike `memAlloc`/`free` (PyTorch's and CuPy's caching allocators exist for the
- * same reason). Where the pool has no room, its unused memory is returned to the device and the
- * allocation tried once more. On a stream that is capturing, the allocation is recorded into the
- * graph (a memory node: the memory exists once the graph has been launched, at the same address at
- * every launch); off the capturing stream, it is refused while a capture is in progress.
- *
- * @throws {TypeError} while a capture is in progress, for an allocation not on the capturing stream.
- * @throws {CudaError} when the device is out of memory.
- * @example
- * ```ts
- * import * as cuda from "@cudeno/cudeno/cuda";
- * import "@cudeno/cudeno/autoinit";
- * using scratch = cuda.memAllocAsync(1 << 20);
- * cuda.memsetD8(scratch, 0, 1 << 20);
- * ```
- */
-export function memAllocAsync(bytes: number | bigint, stream?: Stream): DeviceAllocation {
-  const size = toSize(bytes, "allocate");
-  if (size === 0) {
-    throw new RangeError("Cannot allocate 0 bytes: memAllocAsync() needs a size of at least 1 byte");
-  }
-  // Into a capture, an allocation on the capturing stream becomes a memory node of its graph.
-  if (capturesInProgress !== 0 && captureOn(stream) === undefined) {
-    refuseWhileCapturing("allocate device memory off the capturing stream", ALLOCATE_ON_STREAM);
-  }
-  const ctx = requireContext("cuMemAllocAsync");
-  const lib = driver();
-  const handle = stream?.unsafeHandle ?? null;
-  const out = new BigUint64Array(1);
-  let code = lib.cuMemAllocAsync(out, BigInt(size), handle);
-  if (code === 2 && capturesInProgress === 0) {
-    // The pool may hold freed memory that another size could not reuse: give it back and retry.
-    checkCuda(lib.cuCtxSynchronize(), "cuCtxSynchronize");
-    checkCuda(lib.cuDeviceGetDefaultMemPool(poolOut, ctx.device.unsafeHandle), "cuDeviceGetDefaultMemPool");
-    checkCuda(lib.cuMemPoolTrimTo(Deno.UnsafePointer.create(poolOut[0]!), 0n), "cuMemPoolTrimTo");
-    code = lib.cuMemAllocAsync(out, BigInt(size), handle);
-  }
-  if (code === 2) {
-    const { free, total } = memGetInfo();
-    throw new CudaError(
-      code,
-      "cuMemAllocAsync",
-      `: asked for ${formatBytes(size)} (${size} bytes) with ${formatBytes(free)} free of ${
-        formatBytes(total)
-      }`,
-    );
-  }
-  checkCuda(code, "cuMemAllocAsync");
-  return new DeviceAllocation(out[0]!, size, ctx, { stream });
-}
-
-/** `CU_MEMPOOL_ATTR_RELEASE_THRESHOLD` (cuda.h's `CUmemPool_attribute`). */
-const RELEASE_THRESHOLD = 4;
-
-/**
- * How much unused memory the device's stream-ordered pool keeps for reuse instead of returning it
- * to the device at each synchronization (`CU_MEMPOOL_ATTR_RELEASE_THRESHOLD`; the driver's default is
- * 0). The array module keeps everything (`2n ** 64n - 1n`), as PyTorch's caching allocator does.
- *
- * @example
- * ```ts
- * import * as cuda from "@cudeno/cudeno/cuda";
- * import "@cudeno/cudeno/autoinit";
- * cuda.setMemPoolReleaseThreshold(new cuda.Device(0), 1n << 30n);
- * ```
- */
-export function setMemPoolReleaseThreshold(device: Device, bytes: bigint): void {
-  const lib = driver();
-  checkCuda(lib.cuDeviceGetDefaultMemPool(poolOut, device.unsafeHandle), "cuDeviceGetDefaultMemPool");
-  const value = new BigUint64Array([BigInt.asUintN(64, bytes)]);
-  checkCuda(
-    lib.cuMemPoolSetAttribute(Deno.UnsafePointer.create(poolOut[0]!), RELEASE_THRESHOLD, value),
-    "cuMemPoolSetAttribute",
-  );
-}
-
-const ALLOCATE_FIRST = 'allocate before the capture begins, or capture with { mode: "relaxed" }';
-const ALLOCATE_ON_STREAM =
+/** The fix for an allocation refused during a capture. */
+export const ALLOCATE_FIRST = 'allocate before the capture begins, or capture with { mode: "relaxed" }';
+/** The fix for a stream-ordered allocation refused during a capture. */
+export const ALLOCATE_ON_STREAM =
   "allocate with memAllocAsync(bytes, stream) on the capturing stream, or before the capture begins";
 
 /** The fix for a synchronous copy during a capture: `async` names the form that queues on a stream. */
@@ -703,82 +624,4 @@ export function memsetD32(dst: DeviceTarget, value: number, count: number, strea
       driver().cuMemsetD32Async(ptr, value, BigInt(count), stream.unsafeHandle),
       "cuMemsetD32Async",
     );}
-}
-
-const pinnedArrays = ownership<Deno.PointerObject>((ptr) => driver().cuMemFreeHost(ptr));
-
-/**
- * Page-locked ("pinned") host memory viewed as a typed array: copies from and to it run at full
- * PCIe speed and can be truly asynchronous.
- *
- * @example
- * ```ts
- * import * as cuda from "@cudeno/cudeno/cuda";
- * import "@cudeno/cudeno/autoinit";
- * using pinned = cuda.pagelockedEmpty(1 << 20, "float32");
- * pinned.array.fill(1);
- * ```
- */
-export class PagelockedArray<D extends DType = "float32"> {
-  /** The element type. */
-  readonly dtype: D;
-  #array: HostArrayOf[D];
-  readonly #held: Owned<Deno.PointerObject>;
-  #freed = false;
-
-  /** Use {@link pagelockedEmpty}. */
-  constructor(ptr: Deno.PointerObject, length: number, dtype: D, ctx: Context) {
-    this.dtype = dtype;
-    const info = DTYPES[dtype];
-    const buffer = Deno.UnsafePointerView.getArrayBuffer(ptr, Math.max(1, length * info.size));
-    this.#array = new info.array(buffer, 0, length) as HostArrayOf[D];
-    this.#held = new Owned(ptr, ctx);
-    // Tied to the memory itself, not to this wrapper: a stream holding the array for an async copy
-    // keeps the pinned memory alive even after the wrapper is dropped.
-    pinnedArrays.registry.register(buffer, this.#held, this);
-  }
-
-  /** The memory as a typed array (detached, length 0, once freed). */
-  get array(): HostArrayOf[D] {
-    return this.#array;
-  }
-
-  /** Returns the memory to the driver and detaches {@link array}, so no stale view can touch it. */
-  free(): void {
-    if (this.#freed) return;
-    this.#freed = true;
-    pinnedArrays.registry.unregister(this);
-    (this.#array.buffer as ArrayBuffer).transfer(0);
-    pinnedArrays.release(this.#held);
-  }
-
-  /** Same as {@link free}. */
-  [Symbol.dispose](): void {
-    this.free();
-  }
-}
-
-/**
- * Allocates `length` elements of page-locked host memory (PyCUDA's `pagelocked_empty`).
- *
- * @example
- * ```ts
- * import * as cuda from "@cudeno/cudeno/cuda";
- * import "@cudeno/cudeno/autoinit";
- * const pinned = cuda.pagelockedEmpty(1024, "float64");
- * pinned.array[0] = Math.PI;
- * pinned.free();
- * ```
- */
-export function pagelockedEmpty<D extends DType = "float32">(length: number, dtype?: D): PagelockedArray<D> {
-  const type = (dtype ?? "float32") as D;
-  if (!Object.hasOwn(DTYPES, type)) {
-    throw new TypeError(`Cannot allocate pinned memory of dtype "${type}": unknown dtype`);
-  }
-  const bytes = toSize(length, "allocate") * DTYPES[type].size;
-  refuseWhileCapturing("allocate pinned host memory", ALLOCATE_FIRST);
-  const ctx = requireContext("cuMemAllocHost_v2");
-  const out = new BigUint64Array(1);
-  checkCuda(driver().cuMemAllocHost_v2(out, BigInt(Math.max(1, bytes))), "cuMemAllocHost_v2");
-  return new PagelockedArray(Deno.UnsafePointer.create(out[0]!)!, length, type, ctx);
 }

@@ -28,7 +28,6 @@ export {
   type DeviceSpan,
   type DeviceTarget,
   memAlloc,
-  memAllocAsync,
   memcpyDtoD,
   memcpyDtoDAsync,
   memcpyDtoH,
@@ -41,11 +40,10 @@ export {
   memsetD16,
   memsetD32,
   memsetD8,
-  PagelockedArray,
-  pagelockedEmpty,
   type PeerCopyOptions,
-  setMemPoolReleaseThreshold,
 } from "./memory.ts";
+export { memAllocAsync, setMemPoolReleaseThreshold } from "./pool.ts";
+export { PagelockedArray, pagelockedEmpty } from "./pinned.ts";
 export { type CaptureOptions, type CaptureStatus, Stream, type StreamOptions } from "./stream.ts";
 export { capture } from "./capture.ts";
 export type { CaptureMode } from "./capturing.ts";
