@@ -277,3 +277,29 @@ eachBackend("ReductionKernel computes a dot product and a max with user snippets
   });
   assert.equal(maxAbs(ga.toGpu(Int32Array.of(3, -90, 12, 7))), 90);
 });
+
+eachBackend("ReductionKernel takes INFINITY and NAN in its snippets on every backend", () => {
+  const max = new ga.ReductionKernel("float32", {
+    neutral: "-INFINITY",
+    reduce: "a > b ? a : b",
+    map: "x[i] < 0 ? NAN : x[i]",
+    arguments: "float *x",
+  });
+  assert.equal(max(ga.asarray([1, 5, 3])), 5);
+  assert.equal(max(ga.asarray([-Infinity])), -Infinity, "the neutral element is -INFINITY");
+  const countNaN = new ga.ReductionKernel("int32", {
+    neutral: "0",
+    reduce: "a + b",
+    map: "(x[i] != x[i]) ? 1 : 0",
+    arguments: "float *x",
+  });
+  assert.equal(countNaN(ga.asarray([NaN, 1, NaN])), 2);
+  const anyNaN = new ga.ReductionKernel("int32", {
+    neutral: "0",
+    reduce: "a | b",
+    map: "(x[i] < 0 ? NAN : x[i]) != (x[i] < 0 ? NAN : x[i])",
+    arguments: "float *x",
+  });
+  assert.equal(anyNaN(ga.asarray([2, -1])), 1, "a negative element maps to NAN");
+  assert.equal(anyNaN(ga.asarray([2, 1])), 0);
+});
