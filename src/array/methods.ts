@@ -23,7 +23,7 @@ import { logSoftmax, softmax, type SoftmaxOptions } from "./softmax.ts";
 import { installDisplay, type ItemValue, type NestedList } from "./display.ts";
 import { repeat } from "./repeat.ts";
 import * as linalg from "./linalg.ts";
-import { cumprod, cumsum, diff, type DiffOptions, type ScanOptions, type ScanResult } from "./scan.ts";
+import { cumprod, cumsum, diff, type DiffOptions, type ScanOptions } from "./scan.ts";
 import { type Indices, put, take } from "./indexing.ts";
 import { compress, mask, nonzero } from "./compact.ts";
 import { argsort, sortInPlace, type SortOptions } from "./sorting.ts";
@@ -263,9 +263,9 @@ export interface ArrayMethods<D extends DType> {
   /** {@link linalg.trace}: the sum along a diagonal (a host value for 2-D arrays). */
   trace(options?: linalg.TraceOptions): SumValue<D> | GPUArray;
   /** {@link cumsum}: the cumulative sum along an axis (of the flattened array without one). */
-  cumsum(options?: ScanOptions): GPUArray<ScanResult<D>>;
+  cumsum(options?: ScanOptions): GPUArray<SumType<D>>;
   /** {@link cumprod}: the cumulative product along an axis (of the flattened array without one). */
-  cumprod(options?: ScanOptions): GPUArray<ScanResult<D>>;
+  cumprod(options?: ScanOptions): GPUArray<SumType<D>>;
   /** {@link diff}: the `n`-th differences along an axis. */
   diff(options?: DiffOptions): GPUArray<D>;
   /** {@link take}: the elements at integer indices along an axis (of the flattened array without one). */

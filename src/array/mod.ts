@@ -75,7 +75,7 @@ export { CublasError } from "./cublas.ts";
 export { matmul } from "./matmul.ts";
 export { dot, inner, outer, trace, type TraceOptions, vdot } from "./linalg.ts";
 export { einsum, tensordot } from "./einsum.ts";
-export { cumprod, cumsum, diff, type DiffOptions, type ScanOptions, type ScanResult } from "./scan.ts";
+export { cumprod, cumsum, diff, type DiffOptions, type ScanOptions } from "./scan.ts";
 export { type Indices, put, take } from "./indexing.ts";
 export { argwhere, compress, mask, nonzero } from "./compact.ts";
 export { argsort, sort, type SortOptions, topk, type TopkOptions, type TopkResult } from "./sorting.ts";

@@ -10,7 +10,8 @@
 
 import type { Backend } from "./backend.ts";
 import { type DType, DTYPES, isDType } from "../kernel/dtype.ts";
-import type { FloatDType } from "./dtypes.ts";
+import { sumType } from "./reduction_defs.ts";
+import type { SumType } from "./reductions.ts";
 import { GPUArray, sharesMemory, viewOf } from "./gpuarray.ts";
 import { normalizeAxis, sizeOf } from "./layout.ts";
 import { coalesceInOrder, copyInto } from "./loop.ts";
@@ -225,30 +226,10 @@ export function scanAlong(
 export interface ScanOptions {
   /** The axis to accumulate along; none: over the flattened array (C order), giving a 1-D result. */
   readonly axis?: number;
-  /** The result's dtype (the elements are converted to it first); by default NumPy's, {@link ScanResult}. */
+  /** The result's dtype (the elements are converted to it first); by default NumPy's, {@link SumType}. */
   readonly dtype?: DType;
   /** Write the result here (the result's shape and dtype, which {@link dtype} sets; any layout) instead of into a new array. */
   readonly out?: GPUArray;
-}
-
-/**
- * The dtype `cumsum` and `cumprod` give by default (NumPy's): floats keep theirs; bools and signed
- * integers give int64, unsigned integers uint64.
- *
- * @example
- * ```ts
- * import type { ScanResult } from "@cudeno/cudeno/array";
- * const d: ScanResult<"uint8"> = "uint64";
- * ```
- */
-export type ScanResult<D extends DType> = D extends FloatDType ? D
-  : D extends "uint8" | "uint16" | "uint32" | "uint64" ? "uint64"
-  : "int64";
-
-/** {@link ScanResult} as a function. */
-export function scanType(dtype: DType): DType {
-  const kind = DTYPES[dtype].kind;
-  return kind === "float" ? dtype : kind === "uint" ? "uint64" : "int64";
 }
 
 /** The dtype a scan into `out` accumulates in: float32 for 16-bit floats, 32 bits for narrower integers. */
@@ -261,7 +242,7 @@ function accumulatorOf(out: DType): DType {
 
 function accumulate(op: "sum" | "prod", a: GPUArray, options: ScanOptions, what: string): GPUArray {
   if (!(a instanceof GPUArray)) throw new TypeError(`Cannot ${what} ${typeof a}: pass a GPUArray`);
-  const out = options.dtype ?? scanType(a.dtype);
+  const out = options.dtype ?? sumType(a.dtype);
   if (!isDType(out)) throw new TypeError(`Cannot ${what} into dtype "${out}": use a dtype cudeno knows`);
   let x: GPUArray, axis: number;
   if (options.axis === undefined) {
@@ -293,8 +274,8 @@ function accumulate(op: "sum" | "prod", a: GPUArray, options: ScanOptions, what:
  * console.log(ga.cumsum(x, { axis: 0 }).get()); // [1n, 2n, 3n, 5n, 7n, 9n]
  * ```
  */
-export function cumsum<D extends DType>(a: GPUArray<D>, options: ScanOptions = {}): GPUArray<ScanResult<D>> {
-  return accumulate("sum", a, options, "cumsum") as GPUArray<ScanResult<D>>;
+export function cumsum<D extends DType>(a: GPUArray<D>, options: ScanOptions = {}): GPUArray<SumType<D>> {
+  return accumulate("sum", a, options, "cumsum") as GPUArray<SumType<D>>;
 }
 
 /**
@@ -308,8 +289,8 @@ export function cumsum<D extends DType>(a: GPUArray<D>, options: ScanOptions = {
  * console.log(ga.cumprod(ga.asarray([1, 2, 3, 4])).get()); // Float32Array [1, 2, 6, 24]
  * ```
  */
-export function cumprod<D extends DType>(a: GPUArray<D>, options: ScanOptions = {}): GPUArray<ScanResult<D>> {
-  return accumulate("prod", a, options, "cumprod") as GPUArray<ScanResult<D>>;
+export function cumprod<D extends DType>(a: GPUArray<D>, options: ScanOptions = {}): GPUArray<SumType<D>> {
+  return accumulate("prod", a, options, "cumprod") as GPUArray<SumType<D>>;
 }
 
 /**
