@@ -2,8 +2,9 @@
  * The radix sort behind `sort`, `argsort`, `topk` and `unique`: sorts every row of a contiguous array
  * (its last axis) with the kernels of `sort_source.ts`, writing the sorted values, the indices within
  * the row, or both. Rows that fit a tile sort in one launch, a block per tile; longer rows go through
- * LSD passes over the whole array, one per 8-bit digit of the key and then of the row number. Its
- * ping-pong buffers are kept per backend and grow to the largest sort.
+ * LSD passes over the whole array, one per 8-bit digit of the key and then of the row number (on CUDA,
+ * one kernel a pass after a histogram of every pass's digits). Its ping-pong buffers are kept per
+ * backend and grow to the largest sort.
  *
  * @module
  */
@@ -11,6 +12,7 @@
 import type { Backend, BackendBuffer, BackendKernel } from "./backend.ts";
 import { type DType, DTYPES } from "../kernel/dtype.ts";
 import { GPUArray } from "./gpuarray.ts";
+import { fill } from "./assign.ts";
 import { SORT_BLOCK, sortTile, type SortVariant } from "./sort_keys_source.ts";
 import { sortSource } from "./sort_source.ts";
 
@@ -66,15 +68,19 @@ export function sortKernel(backend: Backend, v: SortVariant, name: string): Back
 
 const scratch = new WeakMap<Backend, Map<string, GPUArray>>();
 
-/** A buffer of at least `bytes` for `role`, kept per backend for the next sort. */
-export function scratchBuffer(backend: Backend, role: string, bytes: number): BackendBuffer {
+/** A buffer of at least `bytes` for `role`, kept per backend for the next sort; its first `bytes` zeroed if asked. */
+export function scratchBuffer(backend: Backend, role: string, bytes: number, zeroed = false): BackendBuffer {
   let kept = scratch.get(backend);
   if (kept === undefined) scratch.set(backend, kept = new Map());
   let s = kept.get(role);
   if (s === undefined || s.freed || s.nbytes < bytes) {
     s?.free();
-    s = new GPUArray(backend, Math.max(bytes, 4096), "uint8");
+    s = new GPUArray(backend, Math.ceil(Math.max(bytes, 4096) / 4), "uint32");
     kept.set(role, s);
+  }
+  if (zeroed) {
+    using head = s.slice([0, Math.ceil(bytes / 4)]);
+    fill(head, 0);
   }
   return s.buffer;
 }
@@ -150,62 +156,93 @@ export function sortRows(x: GPUArray, rowLen: number, out: SortOutputs, options:
     );
     return;
   }
+  const keyPasses = v.width, passes = keyPasses + Math.ceil(bitLength(rows - 1) / 8);
+  const pass = (p: number) => {
+    const fromRow = p >= keyPasses ? 1 : 0;
+    return {
+      fromRow,
+      shift: 8 * (fromRow ? p - keyPasses : p),
+      stage: (p === 0 ? 1 : 0) | (p === passes - 1 ? 2 : 0),
+    };
+  };
   const keyBytes = v.width <= 4 ? 4 : 8, payBytes = v.wide ? 8 : 4;
   const keys = [0, 1].map((i) => scratchBuffer(backend, `keys${i}`, n * keyBytes));
   const pays = [0, 1].map((i) => scratchBuffer(backend, `pays${i}`, n * payBytes));
+  // Pass p reads the input (first) or the previous pass's keys and indices, and writes the next ones (or the outputs).
+  const io = (p: number) => [
+    p === 0 ? x.buffer : keys[(p - 1) % 2]!,
+    p === 0 ? x.buffer : pays[(p - 1) % 2]!,
+    p === passes - 1 ? x.buffer : keys[p % 2]!,
+    p === passes - 1 ? x.buffer : pays[p % 2]!,
+  ];
+  const keyArgs = [order.kind, order.inf, order.desc];
+  if (backend.dialect === "cuda") {
+    const totals = scratchBuffer(backend, "totals", passes * SORT_BLOCK * payBytes, true);
+    const histogramBlocks = Math.min(Math.ceil(n / (SORT_BLOCK * 16)), 4096);
+    sortKernel(backend, v, "cudeno_sort_histogram").launch(
+      { grid: histogramBlocks, block: SORT_BLOCK },
+      [x.buffer, x.offset, totals, n, rowLen, keyPasses, passes, ...keyArgs],
+    );
+    const tiles = Math.ceil(n / tile);
+    const onesweep = sortKernel(backend, v, "cudeno_sort_onesweep");
+    for (let p = 0; p < passes; p++) {
+      const { fromRow, shift, stage } = pass(p);
+      const state = scratchBuffer(backend, "state", 8 + tiles * SORT_BLOCK * 8, true);
+      onesweep.launch({ grid: tiles, block: SORT_BLOCK }, [
+        x.buffer,
+        x.offset,
+        ...io(p),
+        ...outArgs,
+        totals,
+        p,
+        state,
+        n,
+        rowLen,
+        shift,
+        fromRow,
+        stage,
+        outputs,
+        ...keyArgs,
+      ]);
+    }
+    return;
+  }
   const { blocks, tilesPerBlock } = blockShare(n, tile);
   const counts = scratchBuffer(backend, "counts", SORT_BLOCK * blocks * payBytes);
   const totals = scratchBuffer(backend, "totals", SORT_BLOCK * payBytes);
   const count = sortKernel(backend, v, "cudeno_sort_count");
   const scan = sortKernel(backend, v, "cudeno_sort_scan");
   const scatter = sortKernel(backend, v, "cudeno_sort_scatter");
-  const keyPasses = v.width, passes = keyPasses + Math.ceil(bitLength(rows - 1) / 8);
   const grid = { grid: blocks, block: SORT_BLOCK };
   for (let p = 0; p < passes; p++) {
-    const first = p === 0, last = p === passes - 1;
-    const fromRow = p >= keyPasses ? 1 : 0;
-    const shift = 8 * (fromRow ? p - keyPasses : p);
-    const keysIn = first ? x.buffer : keys[(p - 1) % 2]!, paysIn = first ? x.buffer : pays[(p - 1) % 2]!;
-    const keysOut = last ? x.buffer : keys[p % 2]!, paysOut = last ? x.buffer : pays[p % 2]!;
+    const { fromRow, shift, stage } = pass(p);
+    const [keysIn, paysIn] = io(p);
+    const shared = [n, rowLen, shift, fromRow];
+    const blocking = [tilesPerBlock, blocks];
     count.launch(grid, [
       x.buffer,
       x.offset,
       keysIn,
       paysIn,
       counts,
-      n,
-      rowLen,
-      shift,
-      fromRow,
-      first ? 1 : 0,
-      order.kind,
-      order.inf,
-      order.desc,
-      tilesPerBlock,
-      blocks,
+      ...shared,
+      stage & 1,
+      ...keyArgs,
+      ...blocking,
     ]);
     scan.launch({ grid: SORT_BLOCK, block: SORT_BLOCK }, [counts, totals, blocks]);
     scatter.launch(grid, [
       x.buffer,
       x.offset,
-      keysIn,
-      paysIn,
-      keysOut,
-      paysOut,
+      ...io(p),
       ...outArgs,
       counts,
       totals,
-      n,
-      rowLen,
-      shift,
-      fromRow,
-      (first ? 1 : 0) | (last ? 2 : 0),
+      ...shared,
+      stage,
       outputs,
-      order.kind,
-      order.inf,
-      order.desc,
-      tilesPerBlock,
-      blocks,
+      ...keyArgs,
+      ...blocking,
     ]);
   }
 }

@@ -7,7 +7,8 @@
  * A sort is LSD over 8-bit digits: per pass an upsweep counts each block's digits, a scan turns the
  * counts into offsets (one block per digit), and a downsweep ranks each tile of the block in shared
  * memory (`sort_tile_source.ts`) and writes it out in digit order, so each digit's run is written
- * contiguously. Each element carries its flat index, which gives argsort's result, the row of
+ * contiguously. On CUDA one kernel counts every pass's digits up front and each pass is then a single
+ * kernel whose blocks find their offsets by a decoupled look-back (Onesweep). Each element carries its flat index, which gives argsort's result, the row of
  * a segmented sort (rows sort as the most significant digits) and, for floats, the original bits of a
  * zero or NaN (their keys are shared). Rows no longer than a tile are sorted whole in one block.
  *
@@ -40,13 +41,118 @@ function writeOutput(n: Names): string {
           if (outputs & 2) indicesOut[dst] = (${n.long})(q - (q / rowLen) * rowLen);`;
 }
 
+/** The most digit passes of a sort: 8 of a 64-bit key, 8 of a 64-bit row number. */
+export const MAX_PASSES = 16;
+
+/**
+ * The single-pass downsweep of CUDA (Adinets and Merrill's Onesweep): one kernel reads every pass's
+ * digit counts of the whole array at once (`cudeno_sort_histogram`, into `totals`, zeroed before),
+ * then each pass is one kernel in which a block takes the next tile number from a counter, ranks its
+ * tile, publishes each digit's count in the tile, and looks back over its predecessors' published
+ * counts, digit by digit (thread `t` owns digit `t`), until one has published its inclusive prefix.
+ * A status word holds a flag in its top two bits (0: nothing yet, 1: the tile's count, 2: the
+ * inclusive prefix) and the count below; `state` (a counter, then 256 words a tile) is zeroed before
+ * each pass, so a captured graph replays it as it runs.
+ */
+function onesweepSource(n: Names): string {
+  const { key, pay, off, long, u32 } = n;
+  const order = `int kind, ${key} inf, ${key} desc`;
+  return `${kernelHead("cuda")} cudeno_sort_histogram(${n.src(n.bits, "x")}, ${long} xOff, ${
+    n.dst(off, "totals")
+  }, ${long} n, ${pay} rowLen, int keyPasses, int passes, ${order}) {
+  __shared__ ${u32} hist[${MAX_PASSES * SORT_BLOCK}];
+  const int t = threadIdx.x;
+  x += xOff;
+  for (int i = t; i < passes * ${SORT_BLOCK}; i += ${SORT_BLOCK}) hist[i] = 0;
+  __syncthreads();
+  for (${long} g = (${long})blockIdx.x * ${SORT_BLOCK} + t; g < n; g += (${long})gridDim.x * ${SORT_BLOCK}) {
+    const ${key} k = cudeno_key(x[g], kind, inf, desc);
+    for (int p = 0; p < passes; p++) {
+      const int fromRow = p >= keyPasses;
+      const ${u32} d = cudeno_digit(k, (${pay})g, fromRow, rowLen, 0, 8 * (fromRow ? p - keyPasses : p), 255u);
+      atomicAdd(&hist[p * ${SORT_BLOCK} + d], 1u);
+    }
+  }
+  __syncthreads();
+  for (int i = t; i < passes * ${SORT_BLOCK}; i += ${SORT_BLOCK}) {
+    if (hist[i] != 0u) atomicAdd(&totals[i], (${off})hist[i]);
+  }
+}
+
+${kernelHead("cuda")} __launch_bounds__(${SORT_BLOCK}, 3) cudeno_sort_onesweep(${
+    n.src(n.bits, "x")
+  }, ${long} xOff, ${n.src(key, "keysIn")}, ${n.src(pay, "paysIn")}, ${n.dst(key, "keysOut")}, ${
+    n.dst(pay, "paysOut")
+  }, ${n.dst(n.bits, "valuesOut")}, ${long} valuesOff, ${n.dst(long, "indicesOut")}, ${long} indicesOff, ${
+    n.src(off, "totals")
+  }, int pass, unsigned long long *state, ${long} n, ${pay} rowLen, int shift, int fromRow, int stage, int outputs, ${order}) {
+  ${tileShared(n)}
+  ${n.shared(off, "base", SORT_BLOCK)}
+  ${n.shared(off, "scanO", scanScratch(n))}
+  ${tileBounds(n)}
+  __shared__ ${long} tileNumber;
+  const int t = threadIdx.x;
+  x += xOff;
+  valuesOut += valuesOff;
+  indicesOut += indicesOff;
+  // Tiles are numbered in the order blocks start, so every tile a block waits for has started.
+  if (t == 0) tileNumber = (${long})atomicAdd(state, 1ULL);
+  __syncthreads();
+  const ${long} tile = tileNumber, start = tile * CUDENO_TILE;
+  const int valid = n - start < CUDENO_TILE ? (int)(n - start) : CUDENO_TILE;
+  ${warpRank(n)}
+  {
+    volatile unsigned long long *status = (volatile unsigned long long *)(state + 1);
+    const unsigned long long count = tileEnd[t] - tileFirst[t], value = (1ULL << 62) - 1ULL;
+    status[tile * ${SORT_BLOCK} + t] = ((tile == 0 ? 2ULL : 1ULL) << 62) | count;
+    unsigned long long before = 0;
+    for (${long} k = tile - 1; k >= 0; k--) {
+      unsigned long long w;
+      do {
+        w = status[k * ${SORT_BLOCK} + t];
+      } while ((w >> 62) == 0ULL);
+      before += w & value;
+      if ((w >> 62) == 2ULL) break;
+    }
+    if (tile > 0) status[tile * ${SORT_BLOCK} + t] = (2ULL << 62) | (before + count);
+    ${off} total;
+    base[t] = cudeno_scan_o(totals[pass * ${SORT_BLOCK} + t], &total, scanO) + (${off})before;
+  }
+  __syncthreads();
+  ${writeTile(n)}
+}
+`;
+}
+
+/** Writes a ranked tile out in digit order: digit `d`'s run from `base[d]` on. */
+function writeTile(n: Names): string {
+  const { key, pay, long, u32 } = n;
+  return `for (int j = 0; j < CUDENO_ITEMS; j++) {
+      const int p = j * CUDENO_BLOCK + t;
+      if (p < valid) {
+        const ${key} k = sk[CUDENO_PAD(p)];
+        const ${pay} q = sp[CUDENO_PAD(p)];
+        const ${u32} d = cudeno_tile_digit(sk, sp, p, fromRow, rowLen, shift);
+        const ${long} dst = (${long})base[d] + (p - (int)tileFirst[d]);
+        if (stage & 2) {
+          ${writeOutput(n)}
+        } else {
+          keysOut[dst] = k;
+          paysOut[dst] = q;
+        }
+      }
+    }`;
+}
+
 /**
  * Every sort kernel of a variant:
  * - `cudeno_sort_count`: the upsweep (each block's 8-bit digit counts, digit-major in `counts`);
  * - `cudeno_sort_scan`: one block per digit turns its row of counts into exclusive offsets and writes
  *   the digit's total;
  * - `cudeno_sort_scatter`: the downsweep (ranks each tile by the digit, writes it out in order);
- * - `cudeno_sort_block`: sorts tiles holding whole rows, by every digit of the key then of the row.
+ * - `cudeno_sort_block`: sorts tiles holding whole rows, by every digit of the key then of the row;
+ * - on CUDA, `cudeno_sort_histogram` and `cudeno_sort_onesweep`, which take the place of the first
+ *   three ({@link onesweepSource}).
  *
  * Pass `stage` bit 0 reads the input's elements (and makes the flat indices), bit 1 writes the
  * outputs (`outputs` bit 0: values, bit 1: indices within the row) instead of keys and indices.
@@ -154,27 +260,14 @@ ${tiled} cudeno_sort_scatter(${xParams}, ${n.src(key, "keysIn")}, ${n.src(pay, "
     if (start >= n) break;
     const int valid = n - start < CUDENO_TILE ? (int)(n - start) : CUDENO_TILE;
     ${n.cuda ? warpRank(n) : nibbleRank(n)}
-    for (int j = 0; j < CUDENO_ITEMS; j++) {
-      const int p = j * CUDENO_BLOCK + t;
-      if (p < valid) {
-        const ${key} k = sk[CUDENO_PAD(p)];
-        const ${pay} q = sp[CUDENO_PAD(p)];
-        const ${u32} d = cudeno_tile_digit(sk, sp, p, fromRow, rowLen, shift);
-        const ${long} dst = (${long})base[d] + (p - (int)tileFirst[d]);
-        if (stage & 2) {
-          ${writeOutput(n)}
-        } else {
-          keysOut[dst] = k;
-          paysOut[dst] = q;
-        }
-      }
-    }
+    ${writeTile(n)}
     ${b}
     base[t] += tileEnd[t] - tileFirst[t];
     ${b}
   }
 }
 
+${n.cuda ? onesweepSource(n) : ""}
 ${tiled} cudeno_sort_block(${xParams}, ${outParams}, ${long} n, ${pay} rowLen, ${pay} rowsPerTile, int keyDigits, int rowDigits, int outputs, ${order}) {
   ${tileShared(n)}
   ${counters(n)}
