@@ -177,25 +177,26 @@ export function sortRows(x: GPUArray, rowLen: number, out: SortOutputs, options:
   ];
   const keyArgs = [order.kind, order.inf, order.desc];
   if (backend.dialect === "cuda") {
-    const totals = scratchBuffer(backend, "totals", passes * SORT_BLOCK * payBytes, true);
-    const histogramBlocks = Math.min(Math.ceil(n / (SORT_BLOCK * 16)), 4096);
+    const tiles = Math.ceil(n / tile), words = 1 + tiles * SORT_BLOCK;
+    const offsets = scratchBuffer(backend, "totals", passes * SORT_BLOCK * payBytes, true);
+    const states = [0, 1].map((i) => scratchBuffer(backend, `state${i}`, 8 * words));
     sortKernel(backend, v, "cudeno_sort_histogram").launch(
-      { grid: histogramBlocks, block: SORT_BLOCK },
-      [x.buffer, x.offset, totals, n, rowLen, keyPasses, passes, ...keyArgs],
+      { grid: Math.min(Math.ceil(n / (SORT_BLOCK * 64)), 4096), block: SORT_BLOCK },
+      [x.buffer, x.offset, offsets, states[0], words, n, rowLen, keyPasses, passes, ...keyArgs],
     );
-    const tiles = Math.ceil(n / tile);
+    sortKernel(backend, v, "cudeno_sort_offsets").launch({ grid: 1, block: SORT_BLOCK }, [offsets, passes]);
     const onesweep = sortKernel(backend, v, "cudeno_sort_onesweep");
     for (let p = 0; p < passes; p++) {
       const { fromRow, shift, stage } = pass(p);
-      const state = scratchBuffer(backend, "state", 8 + tiles * SORT_BLOCK * 8, true);
       onesweep.launch({ grid: tiles, block: SORT_BLOCK }, [
         x.buffer,
         x.offset,
         ...io(p),
         ...outArgs,
-        totals,
+        offsets,
         p,
-        state,
+        states[p % 2],
+        states[(p + 1) % 2],
         n,
         rowLen,
         shift,

@@ -109,15 +109,21 @@ function lookbackState(backend: Backend, acc: DType, tiles: number): LookbackSta
   return state;
 }
 
-/** Items per thread of a tile: 2 for rows of up to 512 elements, else 16 (8 for 64-bit accumulators). */
-function itemsFor(n: number, acc: DType): number {
-  return n <= 2 * SCAN_BLOCK ? 2 : DTYPES[acc].size === 8 ? 8 : 16;
+/**
+ * Items per thread of a tile: 2 for rows of up to 512 elements, 8 for 64-bit accumulators, else 16, or
+ * 32 for the look-back over rows of 2^16 elements or more: fewer, larger tiles (2^28 float32 on the
+ * H200: 2030 GB/s with 16, 2150 with 32).
+ */
+function itemsFor(n: number, acc: DType, lookback: boolean): number {
+  if (n <= 2 * SCAN_BLOCK) return 2;
+  if (DTYPES[acc].size === 8) return 8;
+  return lookback && n >= 2 ** 16 ? 32 : 16;
 }
 
 /** Scans each row with a tile per block: one pass with a look-back on CUDA, three passes on OpenCL. */
 function scanRows(x: ScanInput, req: ScanRequest, out: GPUArray, what: string): void {
   const backend = out.backend;
-  const plan = planOf(x, req, itemsFor(x.n, req.acc));
+  const plan = planOf(x, req, itemsFor(x.n, req.acc, backend.dialect === "cuda"));
   const perRow = Math.ceil(x.n / tileSize(plan));
   const tiles = x.rows * perRow;
   const config = { grid: tiles, block: SCAN_BLOCK };

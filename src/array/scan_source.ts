@@ -284,8 +284,11 @@ function lookbackSource(plan: ScanPlan, p: Parts): string {
   ];
   const status = statusAccess(plan, p);
   const V = LOOKBACK_READS, packed = DTYPES[plan.acc].size === 4;
-  // Four blocks an SM at least: about 56 registers a thread, with no spills (ptxas, sm_90).
-  return `${kernelHead(p.d)} __launch_bounds__(${SCAN_BLOCK}, 4) ${nameOf("lookback")}(${params.join(", ")}) {
+  // Four blocks an SM at least with 16 items a thread (about 56 registers, no spills: ptxas, sm_90),
+  // two with more.
+  return `${kernelHead(p.d)} __launch_bounds__(${SCAN_BLOCK}, ${plan.items > 16 ? 2 : 4}) ${
+    nameOf("lookback")
+  }(${params.join(", ")}) {
   x += xo;
   unsigned long long *counter = (unsigned long long *)state;
   ${status.declare}

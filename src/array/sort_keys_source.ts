@@ -24,7 +24,7 @@ export interface SortVariant {
  * spilling (three blocks an SM), fewer for wider keys or indices.
  */
 export function sortItems(v: SortVariant): number {
-  return (v.width <= 4 ? 4 : 8) + (v.wide ? 8 : 4) <= 8 ? 12 : 8;
+  return (v.width <= 4 ? 4 : 8) + (v.wide ? 8 : 4) <= 8 ? 16 : 8;
 }
 
 /** Elements of one tile (what one block ranks at a time). */

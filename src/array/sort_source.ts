@@ -45,32 +45,49 @@ function writeOutput(n: Names): string {
 export const MAX_PASSES = 16;
 
 /**
- * The single-pass downsweep of CUDA (Adinets and Merrill's Onesweep): one kernel reads every pass's
- * digit counts of the whole array at once (`cudeno_sort_histogram`, into `totals`, zeroed before),
- * then each pass is one kernel in which a block takes the next tile number from a counter, ranks its
- * tile, publishes each digit's count in the tile, and looks back over its predecessors' published
- * counts, digit by digit (thread `t` owns digit `t`), until one has published its inclusive prefix.
- * A status word holds a flag in its top two bits (0: nothing yet, 1: the tile's count, 2: the
- * inclusive prefix) and the count below; `state` (a counter, then 256 words a tile) is zeroed before
- * each pass, so a captured graph replays it as it runs.
+ * The single-pass downsweep of CUDA (Adinets and Merrill's Onesweep). `cudeno_sort_histogram` counts
+ * every pass's digits of the whole array at once (into `totals`, zeroed before), and
+ * `cudeno_sort_offsets` turns each pass's counts into the digits' exclusive offsets. Each pass is then
+ * one kernel in which a block takes the next tile number from a counter, ranks its tile, publishes
+ * each digit's count in the tile, and looks back over its predecessors' published counts, digit by
+ * digit (thread `t` owns digit `t`), until one has published its inclusive prefix. A status word
+ * holds a flag in its top two bits (0: nothing yet, 1: the tile's count, 2: the inclusive prefix) and
+ * the count below. Passes alternate between two states (a counter, then 256 words a tile): the
+ * histogram zeroes the first, and each pass zeroes its tile's words of the state the next pass uses,
+ * so nothing is left from an earlier launch and a captured graph replays it as it runs.
  */
 function onesweepSource(n: Names): string {
   const { key, pay, off, long, u32 } = n;
   const order = `int kind, ${key} inf, ${key} desc`;
+  const H = 8; // elements a thread loads before counting them: loads in flight
   return `${kernelHead("cuda")} cudeno_sort_histogram(${n.src(n.bits, "x")}, ${long} xOff, ${
     n.dst(off, "totals")
-  }, ${long} n, ${pay} rowLen, int keyPasses, int passes, ${order}) {
+  }, unsigned long long *state, ${long} words, ${long} n, ${pay} rowLen, int keyPasses, int passes, ${order}) {
   __shared__ ${u32} hist[${MAX_PASSES * SORT_BLOCK}];
   const int t = threadIdx.x;
   x += xOff;
+  for (${long} i = (${long})blockIdx.x * ${SORT_BLOCK} + t; i < words; i += (${long})gridDim.x * ${SORT_BLOCK}) state[i] = 0ULL;
   for (int i = t; i < passes * ${SORT_BLOCK}; i += ${SORT_BLOCK}) hist[i] = 0;
   __syncthreads();
-  for (${long} g = (${long})blockIdx.x * ${SORT_BLOCK} + t; g < n; g += (${long})gridDim.x * ${SORT_BLOCK}) {
-    const ${key} k = cudeno_key(x[g], kind, inf, desc);
-    for (int p = 0; p < passes; p++) {
-      const int fromRow = p >= keyPasses;
-      const ${u32} d = cudeno_digit(k, (${pay})g, fromRow, rowLen, 0, 8 * (fromRow ? p - keyPasses : p), 255u);
-      atomicAdd(&hist[p * ${SORT_BLOCK} + d], 1u);
+  for (${long} g0 = (${long})blockIdx.x * ${H * SORT_BLOCK}; g0 < n; g0 += (${long})gridDim.x * ${
+    H * SORT_BLOCK
+  }) {
+    ${key} k[${H}];
+#pragma unroll
+    for (int j = 0; j < ${H}; j++) {
+      const ${long} g = g0 + j * ${SORT_BLOCK} + t;
+      if (g < n) k[j] = cudeno_key(x[g], kind, inf, desc);
+    }
+#pragma unroll
+    for (int j = 0; j < ${H}; j++) {
+      const ${long} g = g0 + j * ${SORT_BLOCK} + t;
+      if (g < n) {
+        for (int p = 0; p < passes; p++) {
+          const int fromRow = p >= keyPasses;
+          const ${u32} d = cudeno_digit(k[j], (${pay})g, fromRow, rowLen, 0, 8 * (fromRow ? p - keyPasses : p), 255u);
+          atomicAdd(&hist[p * ${SORT_BLOCK} + d], 1u);
+        }
+      }
     }
   }
   __syncthreads();
@@ -79,16 +96,24 @@ function onesweepSource(n: Names): string {
   }
 }
 
+${kernelHead("cuda")} cudeno_sort_offsets(${n.dst(off, "totals")}, int passes) {
+  ${n.shared(off, "scanO", scanScratch(n))}
+  const int t = threadIdx.x;
+  for (int p = 0; p < passes; p++) {
+    ${off} total;
+    totals[p * ${SORT_BLOCK} + t] = cudeno_scan_o(totals[p * ${SORT_BLOCK} + t], &total, scanO);
+  }
+}
+
 ${kernelHead("cuda")} __launch_bounds__(${SORT_BLOCK}, 3) cudeno_sort_onesweep(${
     n.src(n.bits, "x")
   }, ${long} xOff, ${n.src(key, "keysIn")}, ${n.src(pay, "paysIn")}, ${n.dst(key, "keysOut")}, ${
     n.dst(pay, "paysOut")
   }, ${n.dst(n.bits, "valuesOut")}, ${long} valuesOff, ${n.dst(long, "indicesOut")}, ${long} indicesOff, ${
-    n.src(off, "totals")
-  }, int pass, unsigned long long *state, ${long} n, ${pay} rowLen, int shift, int fromRow, int stage, int outputs, ${order}) {
+    n.src(off, "offsets")
+  }, int pass, unsigned long long *state, unsigned long long *next, ${long} n, ${pay} rowLen, int shift, int fromRow, int stage, int outputs, ${order}) {
   ${tileShared(n)}
   ${n.shared(off, "base", SORT_BLOCK)}
-  ${n.shared(off, "scanO", scanScratch(n))}
   ${tileBounds(n)}
   __shared__ ${long} tileNumber;
   const int t = threadIdx.x;
@@ -100,6 +125,8 @@ ${kernelHead("cuda")} __launch_bounds__(${SORT_BLOCK}, 3) cudeno_sort_onesweep($
   __syncthreads();
   const ${long} tile = tileNumber, start = tile * CUDENO_TILE;
   const int valid = n - start < CUDENO_TILE ? (int)(n - start) : CUDENO_TILE;
+  next[1 + tile * ${SORT_BLOCK} + t] = 0ULL;
+  if (tile == 0 && t == 0) next[0] = 0ULL;
   ${warpRank(n)}
   {
     volatile unsigned long long *status = (volatile unsigned long long *)(state + 1);
@@ -115,8 +142,7 @@ ${kernelHead("cuda")} __launch_bounds__(${SORT_BLOCK}, 3) cudeno_sort_onesweep($
       if ((w >> 62) == 2ULL) break;
     }
     if (tile > 0) status[tile * ${SORT_BLOCK} + t] = (2ULL << 62) | (before + count);
-    ${off} total;
-    base[t] = cudeno_scan_o(totals[pass * ${SORT_BLOCK} + t], &total, scanO) + (${off})before;
+    base[t] = offsets[pass * ${SORT_BLOCK} + t] + (${off})before;
   }
   __syncthreads();
   ${writeTile(n)}
@@ -145,23 +171,104 @@ function writeTile(n: Names): string {
 }
 
 /**
+ * OpenCL's passes, which cannot wait on other work-groups: `cudeno_sort_count`, the upsweep (each
+ * block's 8-bit digit counts, digit-major in `counts`), and `cudeno_sort_scatter`, the downsweep
+ * (ranks each tile by the digit, writes it out in order), with `cudeno_sort_scan` between them.
+ */
+function passesSource(n: Names): string {
+  const { bits, key, pay, off, long, u32 } = n;
+  const { local, group } = threadIds("opencl");
+  const b = barrier("opencl");
+  const head = kernelHead("opencl");
+  const xParams = `${n.src(bits, "x")}, ${long} xOff`;
+  const order = `int kind, ${key} inf, ${key} desc`;
+  const outParams = `${n.dst(bits, "valuesOut")}, ${long} valuesOff, ${
+    n.dst(long, "indicesOut")
+  }, ${long} indicesOff`;
+  return `${head} cudeno_sort_count(${xParams}, ${n.src(key, "keysIn")}, ${n.src(pay, "paysIn")}, ${
+    n.dst(off, "counts")
+  }, ${long} n, ${pay} rowLen, int shift, int fromRow, int first, ${order}, ${long} tilesPerBlock, ${long} blocks) {
+  ${n.shared(u32, "hist", SORT_BLOCK)}
+  const int t = ${local};
+  const ${long} blk = ${group};
+  x += xOff;
+  hist[t] = 0;
+  ${b}
+  const ${long} lo = blk * tilesPerBlock * CUDENO_TILE;
+  const ${long} hi = lo + tilesPerBlock * CUDENO_TILE < n ? lo + tilesPerBlock * CUDENO_TILE : n;
+  for (${long} start = lo; start < hi; start += CUDENO_TILE) {
+    ${key} k[CUDENO_ITEMS];
+    ${pay} q[CUDENO_ITEMS];
+    for (int j = 0; j < CUDENO_ITEMS; j++) {
+      const ${long} g = start + j * CUDENO_BLOCK + t;
+      k[j] = 0;
+      q[j] = (${pay})g;
+      if (g < hi) {
+        if (first) k[j] = cudeno_key(x[g], kind, inf, desc);
+        else if (fromRow) q[j] = paysIn[g];
+        else k[j] = keysIn[g];
+      }
+    }
+    for (int j = 0; j < CUDENO_ITEMS; j++) {
+      if (start + j * CUDENO_BLOCK + t < hi) {
+        atomic_inc(&hist[cudeno_digit(k[j], q[j], fromRow, rowLen, 0, shift, 255u)]);
+      }
+    }
+  }
+  ${b}
+  counts[t * blocks + blk] = hist[t];
+}
+
+${head} cudeno_sort_scatter(${xParams}, ${n.src(key, "keysIn")}, ${n.src(pay, "paysIn")}, ${
+    n.dst(key, "keysOut")
+  }, ${n.dst(pay, "paysOut")}, ${outParams}, ${n.src(off, "offsets")}, ${
+    n.src(off, "totals")
+  }, ${long} n, ${pay} rowLen, int shift, int fromRow, int stage, int outputs, ${order}, ${long} tilesPerBlock, ${long} blocks) {
+  ${tileShared(n)}
+  ${n.shared(off, "base", SORT_BLOCK)}
+  ${n.shared(off, "scanO", scanScratch(n))}
+  ${tileBounds(n)}
+  const int t = ${local};
+  const ${long} blk = ${group};
+  x += xOff;
+  valuesOut += valuesOff;
+  indicesOut += indicesOff;
+  {
+    ${off} total;
+    const ${off} before = cudeno_scan_o(totals[t], &total, scanO);
+    base[t] = before + offsets[t * blocks + blk];
+  }
+  for (${long} tile = blk * tilesPerBlock; tile < (blk + 1) * tilesPerBlock; tile++) {
+    const ${long} start = tile * CUDENO_TILE;
+    if (start >= n) break;
+    const int valid = n - start < CUDENO_TILE ? (int)(n - start) : CUDENO_TILE;
+    ${nibbleRank(n)}
+    ${writeTile(n)}
+    ${b}
+    base[t] += tileEnd[t] - tileFirst[t];
+    ${b}
+  }
+}
+`;
+}
+
+/**
  * Every sort kernel of a variant:
  * - `cudeno_sort_count`: the upsweep (each block's 8-bit digit counts, digit-major in `counts`);
  * - `cudeno_sort_scan`: one block per digit turns its row of counts into exclusive offsets and writes
  *   the digit's total;
  * - `cudeno_sort_scatter`: the downsweep (ranks each tile by the digit, writes it out in order);
  * - `cudeno_sort_block`: sorts tiles holding whole rows, by every digit of the key then of the row;
- * - on CUDA, `cudeno_sort_histogram` and `cudeno_sort_onesweep`, which take the place of the first
- *   three ({@link onesweepSource}).
+ * - on CUDA, `cudeno_sort_histogram`, `cudeno_sort_offsets` and `cudeno_sort_onesweep`, which take
+ *   the place of the first three ({@link onesweepSource}).
  *
  * Pass `stage` bit 0 reads the input's elements (and makes the flat indices), bit 1 writes the
  * outputs (`outputs` bit 0: values, bit 1: indices within the row) instead of keys and indices.
  */
 export function sortSource(v: SortVariant, dialect: Dialect): string {
   const n = sortNames(v, dialect);
-  const { bits, key, pay, off, long, u32, unroll } = n;
+  const { bits, key, pay, off, long, u32 } = n;
   const { local, group } = threadIds(dialect);
-  const b = barrier(dialect);
   const head = kernelHead(dialect);
   // Three blocks an SM on CUDA (80 registers, no spills): the tile kernels' shared memory allows four.
   const tiled = n.cuda ? `${head} __launch_bounds__(${SORT_BLOCK}, 3)` : head;
@@ -176,42 +283,6 @@ ${n.fn} ${u32} cudeno_tile_digit(${n.local(key)}sk, ${
   }sp, int p, int fromRow, ${pay} rowLen, int shift) {
   return fromRow ? ((${u32})((sp[CUDENO_PAD(p)] / rowLen) >> shift) & 255u) : ((${u32})(sk[CUDENO_PAD(p)] >> shift) & 255u);
 }
-${head} cudeno_sort_count(${xParams}, ${n.src(key, "keysIn")}, ${n.src(pay, "paysIn")}, ${
-    n.dst(off, "counts")
-  }, ${long} n, ${pay} rowLen, int shift, int fromRow, int first, ${order}, ${long} tilesPerBlock, ${long} blocks) {
-  ${n.shared(u32, "hist", SORT_BLOCK)}
-  const int t = ${local};
-  const ${long} blk = ${group};
-  x += xOff;
-  hist[t] = 0;
-  ${b}
-  const ${long} lo = blk * tilesPerBlock * CUDENO_TILE;
-  const ${long} hi = lo + tilesPerBlock * CUDENO_TILE < n ? lo + tilesPerBlock * CUDENO_TILE : n;
-  for (${long} start = lo; start < hi; start += CUDENO_TILE) {
-    ${key} k[CUDENO_ITEMS];
-    ${pay} q[CUDENO_ITEMS];
-${unroll}    for (int j = 0; j < CUDENO_ITEMS; j++) {
-      const ${long} g = start + j * CUDENO_BLOCK + t;
-      k[j] = 0;
-      q[j] = (${pay})g;
-      if (g < hi) {
-        if (first) k[j] = cudeno_key(x[g], kind, inf, desc);
-        else if (fromRow) q[j] = paysIn[g];
-        else k[j] = keysIn[g];
-      }
-    }
-${unroll}    for (int j = 0; j < CUDENO_ITEMS; j++) {
-      if (start + j * CUDENO_BLOCK + t < hi) {
-        ${
-    n.cuda ? "atomicAdd(&hist" : "atomic_inc(&hist"
-  }[cudeno_digit(k[j], q[j], fromRow, rowLen, 0, shift, 255u)]${n.cuda ? ", 1u)" : ")"};
-      }
-    }
-  }
-  ${b}
-  counts[t * blocks + blk] = hist[t];
-}
-
 ${head} cudeno_sort_scan(${n.dst(off, "counts")}, ${n.dst(off, "totals")}, ${long} blocks) {
   ${n.shared(off, "scanO", scanScratch(n))}
   const int t = ${local};
@@ -236,38 +307,7 @@ ${head} cudeno_sort_scan(${n.dst(off, "counts")}, ${n.dst(off, "totals")}, ${lon
   if (t == 0) totals[row] = carry;
 }
 
-${tiled} cudeno_sort_scatter(${xParams}, ${n.src(key, "keysIn")}, ${n.src(pay, "paysIn")}, ${
-    n.dst(key, "keysOut")
-  }, ${n.dst(pay, "paysOut")}, ${outParams}, ${n.src(off, "offsets")}, ${
-    n.src(off, "totals")
-  }, ${long} n, ${pay} rowLen, int shift, int fromRow, int stage, int outputs, ${order}, ${long} tilesPerBlock, ${long} blocks) {
-  ${tileShared(n)}
-  ${n.shared(off, "base", SORT_BLOCK)}
-  ${n.shared(off, "scanO", scanScratch(n))}
-  ${tileBounds(n)}
-  const int t = ${local};
-  const ${long} blk = ${group};
-  x += xOff;
-  valuesOut += valuesOff;
-  indicesOut += indicesOff;
-  {
-    ${off} total;
-    const ${off} before = cudeno_scan_o(totals[t], &total, scanO);
-    base[t] = before + offsets[t * blocks + blk];
-  }
-  for (${long} tile = blk * tilesPerBlock; tile < (blk + 1) * tilesPerBlock; tile++) {
-    const ${long} start = tile * CUDENO_TILE;
-    if (start >= n) break;
-    const int valid = n - start < CUDENO_TILE ? (int)(n - start) : CUDENO_TILE;
-    ${n.cuda ? warpRank(n) : nibbleRank(n)}
-    ${writeTile(n)}
-    ${b}
-    base[t] += tileEnd[t] - tileFirst[t];
-    ${b}
-  }
-}
-
-${n.cuda ? onesweepSource(n) : ""}
+${n.cuda ? onesweepSource(n) : passesSource(n)}
 ${tiled} cudeno_sort_block(${xParams}, ${outParams}, ${long} n, ${pay} rowLen, ${pay} rowsPerTile, int keyDigits, int rowDigits, int outputs, ${order}) {
   ${tileShared(n)}
   ${counters(n)}
