@@ -348,23 +348,32 @@ export function coalesce(
   strides: readonly (readonly number[])[],
   lead = 0,
 ): { shape: number[]; strides: number[][] } {
-  let axes = shape.map((_, i) => i).filter((i) => shape[i] !== 1);
   const first = strides[lead]!;
-  // A stable sort, outermost first: by the lead operand's |stride|, larger first.
-  axes = axes.map((a, i) => [a, i]).sort(([a, i], [b, j]) =>
-    Math.abs(first[b]!) - Math.abs(first[a]!) || i - j
-  ).map(([a]) => a!);
+  // The axes of extent other than 1, outermost first: by the lead operand's |stride|, larger first,
+  // in their own order where equal (an insertion sort: ranks are small).
+  const axes: number[] = [];
+  for (let i = 0; i < shape.length; i++) {
+    if (shape[i] === 1) continue;
+    let j = axes.length;
+    axes.push(i);
+    while (j > 0 && Math.abs(first[axes[j - 1]!]!) < Math.abs(first[i]!)) {
+      axes[j] = axes[j - 1]!;
+      j--;
+    }
+    axes[j] = i;
+  }
   const outShape: number[] = [];
-  const outStrides: number[][] = strides.map(() => []);
+  const outStrides: number[][] = [];
+  for (let k = 0; k < strides.length; k++) outStrides.push([]);
   for (const a of axes) {
     const last = outShape.length - 1;
     const d = shape[a]!;
-    if (last >= 0 && strides.every((s, k) => outStrides[k]![last] === s[a]! * d)) {
-      outShape[last]! *= d;
-      strides.forEach((s, k) => outStrides[k]![last] = s[a]!);
-    } else {
-      outShape.push(d);
-      strides.forEach((s, k) => outStrides[k]!.push(s[a]!));
+    let merge = last >= 0;
+    for (let k = 0; merge && k < strides.length; k++) merge = outStrides[k]![last] === strides[k]![a]! * d;
+    if (merge) outShape[last]! *= d;
+    else outShape.push(d);
+    for (let k = 0; k < strides.length; k++) {
+      outStrides[k]![merge ? last : outShape.length - 1] = strides[k]![a]!;
     }
   }
   if (outShape.length === 0) return { shape: [sizeOf(shape)], strides: strides.map(() => [1]) };

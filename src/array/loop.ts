@@ -13,7 +13,7 @@ import type { DType } from "../kernel/dtype.ts";
 import type { Dialect } from "../kernel/ctypes.ts";
 import { castTo, load } from "./codegen.ts";
 import { GPUArray, sharesMemory } from "./gpuarray.ts";
-import { broadcastStrides, coalesce, extent, showShape, sizeOf } from "./layout.ts";
+import { broadcastStrides, coalesce, showShape, sizeOf } from "./layout.ts";
 import { BLOCK, ELEMS, type LoopPath, type LoopPlan, loopSource, TILE, TILE_ROWS } from "./loop_source.ts";
 
 /** Work done for every element of a shape. */
@@ -53,10 +53,17 @@ const NARROW = 2 ** 31;
 
 function fitsNarrow(n: number, shape: readonly number[], strides: readonly (readonly number[])[]): boolean {
   if (n >= NARROW) return false;
-  return strides.every((s) => {
-    const [lo, hi] = extent(shape, s);
-    return lo > -NARROW && hi < NARROW;
-  });
+  for (const s of strides) {
+    // The lowest and highest offsets the operand reaches (its extent), kept within int.
+    let lo = 0, hi = 0;
+    for (let d = 0; d < shape.length; d++) {
+      const reach = (shape[d]! - 1) * s[d]!;
+      if (reach < 0) lo += reach;
+      else hi += reach;
+    }
+    if (lo <= -NARROW || hi >= NARROW) return false;
+  }
+  return true;
 }
 
 const dividers = new Map<number, [number, number]>();
@@ -80,19 +87,37 @@ function choosePath(
   offsets: readonly number[],
 ): LoopPath {
   const cuda = loop.arrays[0]!.backend.dialect === "cuda";
-  if (shape.length === 1 && strides.every((s) => s[0] === 0 || s[0] === 1)) {
-    const stepped = strides.map((s, k) => s[0] === 1 || loop.written[k]);
-    const vector = cuda && loop.pure === true && stepped.every((on, k) => !on || offsets[k]! % ELEMS === 0) &&
-      loop.written.filter((w) => w).length === 1 && strides.every((s, k) => !loop.written[k] || s[0] === 1);
-    return vector ? "vector" : "flat";
+  const written = loop.written;
+  if (shape.length === 1) {
+    let flat = true, vector = cuda && loop.pure === true, writes = 0;
+    for (let k = 0; k < strides.length; k++) {
+      const s = strides[k]![0]!;
+      if (s !== 0 && s !== 1) flat = false;
+      if ((s === 1 || written[k]) && offsets[k]! % ELEMS !== 0) vector = false;
+      if (written[k]) {
+        writes++;
+        if (s !== 1) vector = false;
+      }
+    }
+    if (flat) return vector && writes === 1 ? "vector" : "flat";
   }
   if (
-    loop.pure === true && loop.arrays.length === 2 && loop.written[1] === true && shape.length === 2 &&
+    loop.pure === true && loop.arrays.length === 2 && written[1] === true && shape.length === 2 &&
     strides[0]![0] === 1 && strides[1]![1] === 1 && strides[0]![1] !== 0 &&
     Math.ceil(shape[1]! / TILE) < 65536
   ) return "tile";
   return "strided";
 }
+
+function checkBackend(backend: GPUArray["backend"], a: GPUArray, what: string): void {
+  if (a.backend !== backend) {
+    throw new TypeError(
+      `Cannot ${what} arrays on ${backend.device} and ${a.backend.device}: copy one to the other's backend first`,
+    );
+  }
+}
+
+const NO_POINTERS: NonNullable<Loop["pointers"]> = [];
 
 /**
  * Runs `loop` over `shape`: reads and writes every element once, in one kernel.
@@ -102,44 +127,42 @@ function choosePath(
  */
 export function runLoop(loop: Loop, shape: readonly number[], what: string): void {
   const backend = loop.arrays[0]!.backend;
-  const pointers = loop.pointers ?? [];
-  const arrays = loop.arrays.map((a) => a);
-  for (const a of [...arrays, ...pointers.map((p) => p.array)]) {
-    if (a.backend !== backend) {
-      throw new TypeError(
-        `Cannot ${what} arrays on ${backend.device} and ${a.backend.device}: copy one to the other's backend first`,
-      );
-    }
-  }
-  const strides = arrays.map((a) => broadcastStrides(a, shape, what));
-  loop.written.forEach((w, k) => {
-    if (w && strides[k]!.some((s, d) => s === 0 && shape[d]! > 1)) {
+  const pointers = loop.pointers ?? NO_POINTERS;
+  const arrays = loop.arrays.slice(), written = loop.written, count = arrays.length;
+  for (const a of arrays) checkBackend(backend, a, what);
+  for (const p of pointers) checkBackend(backend, p.array, what);
+  const strides: number[][] = [];
+  for (const a of arrays) strides.push(broadcastStrides(a, shape, what));
+  for (let k = 0; k < count; k++) {
+    if (written[k] && strides[k]!.some((s, d) => s === 0 && shape[d]! > 1)) {
       throw new RangeError(
         `Cannot ${what} into a broadcast view of shape ${
           showShape(arrays[k]!.shape)
         }: its elements overlap; write into a copy() of it`,
       );
     }
-  });
+  }
   // An input that shares memory with a written array in another layout is read from a copy first,
   // so no element is overwritten before it is read (NumPy does the same).
-  arrays.forEach((a, k) => {
-    if (loop.written[k]) return;
-    loop.written.forEach((w, j) => {
-      if (!w || arrays[k] !== a || !sharesMemory(a, arrays[j]!)) return;
+  for (let k = 0; k < count; k++) {
+    if (written[k]) continue;
+    const a = arrays[k]!;
+    for (let j = 0; j < count; j++) {
+      if (!written[j] || arrays[k] !== a || !sharesMemory(a, arrays[j]!)) continue;
       const same = a.offset === arrays[j]!.offset && strides[k]!.every((s, d) => s === strides[j]![d]);
       if (!same) {
         arrays[k] = copyOf(a);
         strides[k] = broadcastStrides(arrays[k]!, shape, what);
       }
-    });
-  });
+    }
+  }
   const n = sizeOf(shape);
   if (n === 0) return;
   const merged = loop.pure === true
-    ? coalesce(shape, strides, loop.written.indexOf(true))
+    ? coalesce(shape, strides, written.indexOf(true))
     : coalesceInOrder(shape, strides);
-  const offsets = arrays.map((a) => a.offset);
+  const offsets: number[] = [];
+  for (const a of arrays) offsets.push(a.offset);
   const path = choosePath(loop, merged.shape, merged.strides, offsets);
   const narrow = path === "flat" ? n < NARROW : fitsNarrow(n, merged.shape, merged.strides);
   const ndim = path === "flat" || path === "vector" ? 1 : merged.shape.length;
@@ -149,18 +172,25 @@ export function runLoop(loop: Loop, shape: readonly number[], what: string): voi
     merged.shape[ndim - 1]! /= ELEMS;
     for (const s of merged.strides) s[ndim - 1]! *= ELEMS;
   }
-  const count = path === "vstrided" ? n / ELEMS : n;
-  const dtypes = arrays.map((a, k) => `${a.dtype}${loop.written[k] ? "!" : ""}${uniform[k] ? "0" : ""}`);
-  const key = `${loop.key}|${path}${ndim}${narrow ? "n" : "w"}|${dtypes.join(",")}|${
-    loop.scalars.map((s) => s.dtype).join(",")
-  }|${pointers.map((p) => `${p.array.dtype}${p.written ? "!" : ""}`).join(",")}`;
+  const groups = path === "vstrided" ? n / ELEMS : n;
+  // The kernel's key, built by concatenation: a launch comes here, and this is most of its string work.
+  let key = `${loop.key}|${path}${ndim}${narrow ? "n" : "w"}|`;
+  for (let k = 0; k < count; k++) {
+    key += `${k === 0 ? "" : ","}${arrays[k]!.dtype}${written[k] ? "!" : ""}${uniform[k] ? "0" : ""}`;
+  }
+  key += "|";
+  for (let j = 0; j < loop.scalars.length; j++) key += `${j === 0 ? "" : ","}${loop.scalars[j]!.dtype}`;
+  key += "|";
+  for (let j = 0; j < pointers.length; j++) {
+    key += `${j === 0 ? "" : ","}${pointers[j]!.array.dtype}${pointers[j]!.written ? "!" : ""}`;
+  }
   const kernel = backend.kernel(key, () => {
     const plan: LoopPlan = {
       name: `${loop.name ?? "cudeno_loop"}_${path}`,
       path,
       ndim,
       narrow,
-      arrays: arrays.map((a, k) => ({ dtype: a.dtype, written: loop.written[k]! })),
+      arrays: arrays.map((a, k) => ({ dtype: a.dtype, written: written[k]! })),
       pointers: pointers.map((p) => ({ dtype: p.array.dtype, written: p.written })),
       uniform,
       scalars: loop.scalars.map((s) => s.dtype),
@@ -169,17 +199,21 @@ export function runLoop(loop: Loop, shape: readonly number[], what: string): voi
     };
     return { name: plan.name, source: loopSource(plan, backend.dialect) };
   });
+  const indexed = path === "strided" || path === "tile";
   const args: unknown[] = [];
-  arrays.forEach((a, k) => {
-    args.push(a.buffer, a.offset);
-    if (path === "strided" || path === "tile") args.push(...merged.strides[k]!);
-  });
+  for (let k = 0; k < count; k++) {
+    args.push(arrays[k]!.buffer, offsets[k]);
+    if (indexed) { for (const s of merged.strides[k]!) args.push(s); }
+  }
   for (const p of pointers) args.push(p.array.buffer, p.array.offset);
   for (const s of loop.scalars) args.push(s.value);
-  if (path === "strided" || path === "tile") {
-    args.push(...merged.shape);
+  if (indexed) {
+    for (const d of merged.shape) args.push(d);
     if (path === "strided" && narrow) {
-      for (let d = 1; d < ndim; d++) args.push(...divider(merged.shape[d]!));
+      for (let d = 1; d < ndim; d++) {
+        const [magic, shift] = divider(merged.shape[d]!);
+        args.push(magic, shift);
+      }
     }
   }
   args.push(n);
@@ -188,7 +222,7 @@ export function runLoop(loop: Loop, shape: readonly number[], what: string): voi
     kernel.launch({ grid, block: [TILE, TILE_ROWS] }, args);
   } else {
     const perBlock = path === "vector" ? BLOCK * ELEMS * 2 : BLOCK * ELEMS;
-    kernel.launch({ grid: Math.ceil(count / perBlock), block: BLOCK }, args);
+    kernel.launch({ grid: Math.ceil(groups / perBlock), block: BLOCK }, args);
   }
 }
 

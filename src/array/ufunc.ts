@@ -141,19 +141,32 @@ export function apply(
   what: string = name,
 ): GPUArray {
   if (needsTag(operands)) return asEager(() => apply(name, def, operands, options, what));
-  const arrays = operands.filter(isArrayLike);
-  if (arrays.length === 0) {
+  let base: DType | undefined, traced = false;
+  for (const x of operands) {
+    if (isArrayLike(x)) base = base === undefined ? x.dtype : resultType(base, x.dtype);
+    if (isTraced(x)) traced = true;
+  }
+  if (base === undefined) {
     throw new TypeError(`Cannot ${what} ${operands.map(kindOf).join(" and ")}: pass at least one GPUArray`);
   }
-  const base = arrays.map((a) => a.dtype).reduce(resultType);
   const dtypes = operands.map((x) => isArrayLike(x) ? x.dtype : scalarType(checkScalar(x, what), base, what));
   const types = def.types(dtypes);
   if (typeof types === "string") throw new TypeError(`Cannot ${what}: ${types}`);
-  if (operands.some(isTraced)) {
+  if (traced) {
     return recordMap(name, def, types, operands, options, what, base, true) as unknown as GPUArray;
   }
-  const shape = broadcastShapes((arrays as GPUArray[]).map((a) => a.shape), what);
-  return run(name, def, types, operands as readonly Operand[], shape, options?.out, what);
+  return run(name, def, types, operands as readonly Operand[], options?.out, what);
+}
+
+/** The shape `operands`' arrays broadcast to (the first's own where it is the only array). */
+function broadcastOf(operands: readonly Operand[], what: string): readonly number[] {
+  let shapes: (readonly number[])[] | undefined, only: readonly number[] | undefined;
+  for (const x of operands) {
+    if (!(x instanceof GPUArray)) continue;
+    if (only === undefined) only = x.shape;
+    else (shapes ??= [only]).push(x.shape);
+  }
+  return shapes === undefined ? only! : broadcastShapes(shapes, what);
 }
 
 function run(
@@ -161,10 +174,10 @@ function run(
   def: UfuncDef,
   types: UfuncTypes,
   operands: readonly Operand[],
-  shape: readonly number[],
   out: GPUArray | undefined,
   what: string,
 ): GPUArray {
+  const shape = broadcastOf(operands, what);
   const first = operands.find((x): x is GPUArray => x instanceof GPUArray)!;
   const backend = first.backend;
   for (const d of [types.compute, types.out]) {
@@ -179,30 +192,36 @@ function run(
   const arrays: GPUArray[] = [];
   const scalars: { value: number | bigint; dtype: DType }[] = [];
   // Where each operand is: an array's index among the loop's arrays, or a scalar's among its scalars.
-  const slots = operands.map((x, k): { array: boolean; at: number } => {
-    if (x instanceof GPUArray) return { array: true, at: arrays.push(x) - 1 };
-    return {
-      array: false,
-      at: scalars.push({ value: scalarValue(x, types.inputs[k]!), dtype: types.inputs[k]! }) - 1,
-    };
-  });
+  const at: number[] = [];
+  // The work's key, built by concatenation (each call comes here): the function, its dtypes, and
+  // which operands are arrays.
+  let key = `${name}|`, kinds = "";
+  for (let k = 0; k < operands.length; k++) {
+    const x = operands[k]!, dtype = types.inputs[k]!;
+    if (x instanceof GPUArray) {
+      at.push(arrays.push(x) - 1);
+      kinds += "a";
+    } else {
+      at.push(scalars.push({ value: scalarValue(x, dtype), dtype }) - 1);
+      kinds += "s";
+    }
+    key += k === 0 ? dtype : `,${dtype}`;
+  }
   arrays.push(result);
-  const key = `${name}|${types.inputs.join(",")}>${types.compute}>${types.out}|${
-    slots.map((s) => (s.array ? "a" : "s")).join("")
-  }`;
+  const written = arrays.map((_, k) => k === arrays.length - 1);
   runLoop(
     {
-      key,
+      key: `${key}>${types.compute}>${types.out}|${kinds}`,
       arrays,
-      written: arrays.map((_, k) => k === arrays.length - 1),
+      written,
       scalars,
       helpers: def.helpers?.(types.compute, d) ?? "",
       pure: true,
       statement: (ref, scalar) => {
-        const x = slots.map((s, k) =>
-          s.array
-            ? `((${cType(types.inputs[k]!, d)})${load(ref[s.at]!, arrays[s.at]!.dtype, d)})`
-            : scalar[s.at]!
+        const x = at.map((j, k) =>
+          kinds[k] === "a"
+            ? `((${cType(types.inputs[k]!, d)})${load(ref[j]!, arrays[j]!.dtype, d)})`
+            : scalar[j]!
         );
         return `${ref[arrays.length - 1]} = ${
           castTo(def.expr(x, types.compute, d, types.out), types.out, d)
@@ -275,8 +294,7 @@ export function where(condition: GPUArray, x: Operand, y: Operand, options?: OpO
       false,
     ) as unknown as GPUArray;
   }
-  const shape = broadcastShapes([condition, ...values].map((a) => (a as GPUArray).shape), "where");
-  return run("where", WHERE, types, [condition, x, y], shape, options?.out, "where");
+  return run("where", WHERE, types, [condition, x, y], options?.out, "where");
 }
 
 /**

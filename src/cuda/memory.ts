@@ -57,6 +57,9 @@ const captured = ownership<{ ptr: bigint; memory: CapturedMemory }>(({ ptr, memo
   memory.launched ? driver().cuMemFreeAsync(ptr, null) : 0
 );
 
+/** memAlloc's out-parameter, shared: each call reads it at once (a typed array costs more to make than the call). */
+const addressOut = new BigUint64Array(1);
+
 /** `1.00 KiB`, `2.50 GiB`: a size for messages. */
 export function formatBytes(bytes: number | bigint): string {
   const n = Number(bytes);
@@ -257,7 +260,7 @@ export function memAlloc(bytes: number | bigint): DeviceAllocation {
   if (size === 0) throw new RangeError("Cannot allocate 0 bytes: memAlloc() needs a size of at least 1 byte");
   refuseWhileCapturing("allocate device memory", ALLOCATE_FIRST);
   const ctx = requireContext("cuMemAlloc_v2");
-  const out = new BigUint64Array(1);
+  const out = addressOut;
   const code = driver().cuMemAlloc_v2(out, BigInt(size));
   if (code === 2) {
     const { free, total } = memGetInfo();

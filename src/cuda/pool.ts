@@ -14,6 +14,8 @@ import { captureOn, capturesInProgress, refuseWhileCapturing } from "./capturing
 import { ALLOCATE_ON_STREAM, DeviceAllocation, formatBytes, memGetInfo, toSize } from "./memory.ts";
 
 const poolOut = new BigUint64Array(1);
+/** The address out-parameter, shared: each call reads it at once (a typed array costs more to make than the call). */
+const addressOut = new BigUint64Array(1);
 
 /**
  * Device memory from the device's stream-ordered pool (`cuMemAllocAsync`, CUDA 11.2+): usable by work
@@ -47,7 +49,7 @@ export function memAllocAsync(bytes: number | bigint, stream?: Stream): DeviceAl
   const ctx = requireContext("cuMemAllocAsync");
   const lib = driver();
   const handle = stream?.unsafeHandle ?? null;
-  const out = new BigUint64Array(1);
+  const out = addressOut;
   let code = lib.cuMemAllocAsync(out, BigInt(size), handle);
   if (code === 2 && capturesInProgress === 0) {
     // The pool may hold freed memory that another size could not reuse: give it back and retry.

@@ -103,8 +103,9 @@ export function launchOnGpu(
         );
       }
       backend = arg.backend;
-      // A whole array passes as its buffer; the core resolves a view to its first element, or says why not.
-      if (arg.offset === 0 && arg.isContiguous) args[i] = arg.buffer;
+      // An array that owns its memory (so contiguous from its buffer's start), or a view that is, passes
+      // as its buffer; the core resolves another view to its first element, or says why not.
+      if (arg.base === undefined || (arg.offset === 0 && arg.isContiguous)) args[i] = arg.buffer;
     } else if (arg instanceof DeviceAllocation || arg instanceof CLBuffer) {
       buffers = true;
     } else {

@@ -170,6 +170,7 @@ function resolveFor(resolve: PointerResolver, value: unknown, param: KernelParam
 export type SlotKind = "pointer" | "scalar" | "local";
 
 const FAST_NONE = 0, FAST_POINTER = 1, FAST_F32 = 2, FAST_F64 = 3, FAST_I32 = 4, FAST_U32 = 5, FAST_LOCAL = 6;
+const FAST_I64 = 7, FAST_U64 = 8;
 
 /** How {@link ArgumentBlock.write} writes a slot without calling its writer. */
 function fastKind(slot: ArgumentSlot): number {
@@ -180,6 +181,8 @@ function fastKind(slot: ArgumentSlot): number {
   if (dtype === "float64") return FAST_F64;
   if (dtype === "int32") return FAST_I32;
   if (dtype === "uint32") return FAST_U32;
+  if (dtype === "int64") return FAST_I64;
+  if (dtype === "uint64") return FAST_U64;
   return FAST_NONE;
 }
 
@@ -331,6 +334,19 @@ export class ArgumentBlock {
       case FAST_U32:
         if (typeof value === "number" && value >>> 0 === value) {
           this.#u32[at] = value;
+          return;
+        }
+        break;
+      case FAST_I64:
+      case FAST_U64:
+        // A safe integer as two 32-bit halves, with no BigInt made: the low half modulo 2^32, the high
+        // half the quotient rounded down (two's complement for a negative value).
+        if (
+          typeof value === "number" && Number.isSafeInteger(value) &&
+          (value >= 0 || this.#fast[index] === FAST_I64)
+        ) {
+          this.#u32[2 * at] = value >>> 0;
+          this.#i32[2 * at + 1] = Math.floor(value / 4294967296);
           return;
         }
         break;

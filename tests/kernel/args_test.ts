@@ -51,6 +51,34 @@ Deno.test("ArgumentBlock.write() packs each C type exactly", () => {
   assert.equal(v.getUint8(60), 1);
 });
 
+Deno.test("ArgumentBlock.write() packs safe-integer numbers into 64-bit parameters as their bigints would", () => {
+  const b = block();
+  for (
+    const n of [
+      0,
+      1,
+      -1,
+      2 ** 31,
+      -(2 ** 31) - 1,
+      2 ** 32 - 1,
+      2 ** 32,
+      -(2 ** 32),
+      2 ** 53 - 1,
+      -(2 ** 53) + 1,
+      123456789012,
+    ]
+  ) {
+    b.write(6, n);
+    assert.equal(b.view.getBigInt64(40, true), BigInt(n), `long long ${n}`);
+    if (n >= 0) {
+      b.write(7, n);
+      assert.equal(b.view.getBigUint64(48, true), BigInt(n), `unsigned long long ${n}`);
+    }
+  }
+  assert.throws(() => b.write(7, -1), { name: "RangeError", message: /it holds 0 to 18446744073709551615/ });
+  assert.throws(() => b.write(6, 1.5), { name: "TypeError", message: /a bigint or a safe integer/ });
+});
+
 Deno.test("ArgumentBlock.write() rejects a float for an int parameter, naming it", () => {
   assert.throws(() => block().write(4, 2.5), {
     name: "TypeError",

@@ -74,6 +74,19 @@ Deno.test("parseKernels() reports a declaration and its definition once and skip
   assert.deepEqual(ks.map((k) => k.name), ["f"]);
 });
 
+Deno.test("parseKernels() skips continued macros, comments before a directive and escaped quotes, and counts lines past them", () => {
+  const src = [
+    "#define K(x) \\",
+    "  __global__ void hidden(int x)",
+    "/* a comment */ #define M __global__ void also_hidden(int)",
+    "const char c = '\\''; const char *s = \"a \\\" __global__ void in_string(int)\";",
+    "// __global__ void in_comment(int)",
+    "__global__ void seen(float *x, int n) {}",
+  ].join("\n");
+  const ks = parseKernels(src, "cuda");
+  assert.deepEqual(ks.map((k) => [k.name, k.line, k.params.length]), [["seen", 6, 2]]);
+});
+
 Deno.test("parseKernels() marks template kernels", () => {
   const [k] = parseKernels(`template <typename T> __global__ void scale(T *x, T a) {}`, "cuda");
   assert.equal(k!.template, true);
