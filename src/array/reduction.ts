@@ -25,12 +25,11 @@ import {
   BLOCK,
   COLUMNS,
   finalSource,
-  hasVectors,
   type ReductionCode,
   type ReductionPlan,
   reductionSource,
-  VEC,
 } from "./reduction_source.ts";
+import { hasVectors, VEC } from "./vector_source.ts";
 
 /** Work that folds the elements of one or more operands along some axes into one value per kept position. */
 export interface Reduction extends ReductionCode {

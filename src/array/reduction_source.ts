@@ -12,15 +12,14 @@
  */
 
 import type { Dialect } from "../kernel/ctypes.ts";
-import { type DType, DTYPES } from "../kernel/dtype.ts";
+import type { DType } from "../kernel/dtype.ts";
 import { barrier, castTo, cType, kernelHead, pointerParam, preamble } from "./codegen.ts";
+import { vectorLoad, vectorPart, vectorTypes } from "./vector_source.ts";
 
 /** Threads per block of every reduction kernel. */
 export const BLOCK = 256;
 /** Outputs per block of the column path (a warp's width); `BLOCK / COLUMNS` rows of threads walk the reduced elements. */
 export const COLUMNS = 32;
-/** Elements per vector load. */
-export const VEC = 4;
 
 /** One field of a struct accumulator. */
 export interface AccField {
@@ -232,47 +231,6 @@ function tailParams(code: ReductionCode, kept: number, ix: string, d: Dialect): 
   code.scalars.forEach((s, j) => list.push(`${cType(s, d)} s${j}`));
   for (let dim = 1; dim < kept; dim++) list.push(`${ix} ke${dim}`);
   return list;
-}
-
-/** Whether `dtype` has {@link VEC}-element vector loads and stores in `d` (OpenCL has no half or bfloat16 vectors here). */
-export function hasVectors(dtype: DType, d: Dialect): boolean {
-  return d === "cuda" || (dtype !== "float16" && dtype !== "bfloat16");
-}
-
-function vecName(dtype: DType, d: Dialect): string {
-  return d === "cuda" ? `cudeno_v${VEC}_${dtype}` : `${cType(dtype, d)}${VEC}`;
-}
-
-/** The declarations vector access to these dtypes needs (CUDA's aligned structs; OpenCL has its vector types). */
-export function vectorTypes(dtypes: readonly DType[], d: Dialect): string {
-  if (d === "opencl") return "";
-  return [...new Set(dtypes)].map((dtype) => {
-    const align = Math.min(16, DTYPES[dtype].size * VEC);
-    return `struct __align__(${align}) ${vecName(dtype, d)} { ${cType(dtype, d)} v[${VEC}]; };`;
-  }).join("\n");
-}
-
-/** Declares `name`, the {@link VEC} elements of `dtype` from `at` (a pointer aligned to the vector on CUDA). */
-export function vectorLoad(dtype: DType, name: string, at: string, d: Dialect): string {
-  const t = vecName(dtype, d);
-  return d === "cuda"
-    ? `const ${t} ${name} = *reinterpret_cast<const ${t} *>(${at});`
-    : `const ${t} ${name} = vload${VEC}(0, ${at});`;
-}
-
-/** Element `j` of a loaded vector. */
-export function vectorPart(name: string, j: number, d: Dialect): string {
-  return d === "cuda" ? `${name}.v[${j}]` : `${name}.s${j}`;
-}
-
-/** Stores the {@link VEC} values `parts` (already of `dtype`) at `at`. */
-export function vectorStore(dtype: DType, parts: readonly string[], at: string, d: Dialect): string {
-  const t = vecName(dtype, d);
-  return d === "cuda"
-    ? `{ ${t} w; ${
-      parts.map((p, j) => `w.v[${j}] = ${p};`).join(" ")
-    } *reinterpret_cast<${t} *>(${at}) = w; }`
-    : `vstore${VEC}((${t})(${parts.join(", ")}), 0, ${at});`;
 }
 
 /** The stage-1 kernel (`cudeno_reduce` unless the code names it) for `plan`. */
