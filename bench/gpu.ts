@@ -2,7 +2,10 @@
  * `deno task bench:gpu`: builds the C baselines, runs every producer of benchmark records in turn (C, OpenCL C,
  * CuPy, PyTorch, cudeno), times start-to-first-result, writes results.json and renders the report.
  *
- *   deno task bench:gpu [--only c,opencl-c,cupy,torch,cudeno] [--out DIR] [--timeout-s N]
+ *   deno task bench:gpu [--only c,opencl-c,cupy,torch,cudeno] [--sections sort,scan] [--out DIR] [--timeout-s N]
+ *
+ * `--sections` runs only the named sections of the suites (prefixes of cudeno's suite sections, which
+ * the Python producers share; `start` for the start-to-first-result runs), through `BENCH_SECTIONS`.
  *
  * A producer that cannot run here is reported as skipped, with the reason; one that breaks is reported as
  * failed, and the run exits 1. Either way it is said on stderr and in RESULTS.md, never silently dropped.
@@ -416,6 +419,7 @@ async function firstResults(
 
 interface Options {
   only: Set<string>;
+  sections?: string;
   out: string;
   timeoutS: number;
 }
@@ -423,7 +427,7 @@ interface Options {
 function usage(message: string): never {
   console.error(
     `${message}\nusage: deno task bench:gpu [--only ${PRODUCERS.map((p) => p.name).join(",")}]` +
-      " [--out DIR] [--timeout-s SECONDS]",
+      " [--sections PREFIXES] [--out DIR] [--timeout-s SECONDS]",
   );
   Deno.exit(2);
 }
@@ -432,7 +436,12 @@ function parseFlags() {
   try {
     return parseArgs({
       args: Deno.args,
-      options: { only: { type: "string" }, out: { type: "string" }, "timeout-s": { type: "string" } },
+      options: {
+        only: { type: "string" },
+        sections: { type: "string" },
+        out: { type: "string" },
+        "timeout-s": { type: "string" },
+      },
     });
   } catch (e) {
     return usage(e instanceof Error ? e.message : String(e));
@@ -447,7 +456,7 @@ function options(): Options {
   if (unknown.length) usage(`unknown producer ${unknown.join(", ")}`);
   const timeoutS = Number(parsed.values["timeout-s"] ?? 400);
   if (!(timeoutS > 0)) usage("--timeout-s wants a positive number of seconds");
-  return { only, out: resolve(parsed.values.out ?? BENCH), timeoutS };
+  return { only, sections: parsed.values.sections, out: resolve(parsed.values.out ?? BENCH), timeoutS };
 }
 
 function report(status: ProducerStatus): void {
@@ -458,6 +467,9 @@ function report(status: ProducerStatus): void {
 
 async function main(): Promise<number> {
   const opts = options();
+  // The producers read it (they inherit this process's environment).
+  if (opts.sections !== undefined) Deno.env.set("BENCH_SECTIONS", opts.sections);
+  const starts = opts.sections === undefined || opts.sections.split(",").includes("start");
   const logPath = openLog(Deno.env.get("OUT") ?? BUILD);
   log(`log: ${logPath}`);
   const machine = await inspectMachine();
@@ -477,7 +489,9 @@ async function main(): Promise<number> {
     records.push(...recs);
     report(status);
   }
-  const [startStatuses, startRecords] = await firstResults(blockers, opts.timeoutS, machine.cpus);
+  const [startStatuses, startRecords] = starts
+    ? await firstResults(blockers, opts.timeoutS, machine.cpus)
+    : [[], []];
   startStatuses.forEach(report);
   statuses.push(...startStatuses);
   records.push(...startRecords);

@@ -23,7 +23,8 @@ import { openclSortFigures, sortFigures } from "./sort.ts";
 import { fuseFigures } from "./fuse.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
-const only = values.only?.split(",") ?? [];
+// Sections to run (prefixes): --only, else BENCH_SECTIONS (what `bench:gpu --sections` sets), else all.
+const only = (values.only ?? Deno.env.get("BENCH_SECTIONS"))?.split(",").filter((s) => s !== "") ?? [];
 let failures = 0;
 
 function emit(record: BenchRecord): void {

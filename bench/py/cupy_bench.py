@@ -14,7 +14,7 @@ from functools import partial  # noqa: E402
 
 import cupy as cp  # noqa: E402
 import numpy as np  # noqa: E402
-from records import SAMPLES, SETTLE_S, GpuTimer, calibrate, emit, gbps, host_seconds, log, require  # noqa: E402
+from records import SAMPLES, SETTLE_S, GpuTimer, calibrate, emit, gbps, host_seconds, log, require, wanted  # noqa: E402
 
 SRC = r"""
 extern "C" __global__ void empty(float *p, int n) {}
@@ -355,25 +355,38 @@ def main():
     name = name.decode() if isinstance(name, bytes) else name
     log(f"cupy_bench: CuPy {cp.__version__}, numpy {np.__version__}, {name}")
     module = cp.RawModule(code=SRC)
-    launches(module)
-    vadd_e2e(module.get_function("vadd"))
-    copies()
+    if wanted("launch"):
+        launches(module)
+    if wanted("vadd"):
+        vadd_e2e(module.get_function("vadd"))
+    if wanted("copy"):
+        copies()
     cp.get_default_memory_pool().free_all_blocks()
-    device_memory()
+    if wanted("d2d"):
+        device_memory()
     cp.get_default_memory_pool().free_all_blocks()
-    reductions()
-    scan()
-    sorting()
+    if wanted("reduce"):
+        reductions()
+    if wanted("scan"):
+        scan()
+    if wanted("sort"):
+        sorting()
     cp.get_default_memory_pool().free_all_blocks()
-    matmul()
-    matmul_batched_and_transposed()
-    small_add1()
+    if wanted("matmul"):
+        matmul()
+    if wanted("matmul"):
+        matmul_batched_and_transposed()
+    if wanted("array"):
+        small_add1()
     cp.get_default_memory_pool().free_all_blocks()
-    views()
+    if wanted("view"):
+        views()
     cp.get_default_memory_pool().free_all_blocks()
-    joins()
+    if wanted("join"):
+        joins()
     cp.get_default_memory_pool().free_all_blocks()
-    fusion()
+    if wanted("fuse"):
+        fusion()
 
 
 if __name__ == "__main__":

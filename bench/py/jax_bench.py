@@ -14,7 +14,7 @@ os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
-from records import SAMPLES, calibrate, emit, gbps, host_seconds, log, require  # noqa: E402
+from records import SAMPLES, calibrate, emit, gbps, host_seconds, log, require, wanted  # noqa: E402
 
 
 def record(figure, unit, better, samples, note=None):
@@ -34,6 +34,8 @@ def timed_samples(fn, args, reps=SAMPLES * 4):
 
 def main():
     require(jax.default_backend() == "gpu", f"jax runs on {jax.default_backend()}, not a GPU")
+    if not wanted("fuse"):
+        return
     log(f"jax_bench: JAX {jax.__version__}, {jax.devices()[0].device_kind}")
     n, side = 1 << 28, 8192
     kx, ky, km = jax.random.split(jax.random.PRNGKey(48), 3)

@@ -5,6 +5,7 @@ Records go to stdout, one JSON object per line, and everything else to stderr, s
 """
 
 import json
+import os
 import math
 import sys
 import time
@@ -92,3 +93,9 @@ class GpuTimer:
 
 def gbps(nbytes, ms):
     return nbytes / (ms * 1e-3) / 1e9
+
+
+def wanted(section):
+    """Whether `bench:gpu --sections` (BENCH_SECTIONS, prefixes of the suite's sections) asks for `section`."""
+    only = [s for s in os.environ.get("BENCH_SECTIONS", "").split(",") if s]
+    return not only or any(section.startswith(p) for p in only)

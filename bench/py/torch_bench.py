@@ -5,7 +5,7 @@ import time
 from functools import partial
 
 import torch
-from records import SAMPLES, SETTLE_S, GpuTimer, emit, gbps, log, require
+from records import SAMPLES, SETTLE_S, GpuTimer, emit, gbps, log, require, wanted
 
 DEVICE = "cuda"
 # Set on import, before any product: float32 matmul must not quietly run as TF32.
@@ -359,24 +359,35 @@ def fusion(n=1 << 28, side=8192, reps=20):
 def main():
     require(torch.cuda.is_available(), "torch sees no CUDA device")
     log(f"torch_bench: PyTorch {torch.__version__}, CUDA {torch.version.cuda}, {torch.cuda.get_device_name(0)}")
-    device_memory()
+    if wanted("d2d"):
+        device_memory()
     torch.cuda.empty_cache()
-    reductions()
-    scan()
-    sorting()
+    if wanted("reduce"):
+        reductions()
+    if wanted("scan"):
+        scan()
+    if wanted("sort"):
+        sorting()
     torch.cuda.empty_cache()
-    matmul(torch.float32)
-    matmul(torch.bfloat16)
-    for dtype in (torch.float32, torch.bfloat16):
+    if wanted("matmul"):
+        matmul(torch.float32)
+    if wanted("matmul"):
+        matmul(torch.bfloat16)
+    for dtype in (torch.float32, torch.bfloat16) if wanted("matmul") else ():
         bmm(dtype)
         matmul_transposed(dtype)
-    small_add1()
-    views()
+    if wanted("array"):
+        small_add1()
+    if wanted("view"):
+        views()
     torch.cuda.empty_cache()
-    joins()
-    graph_add1()
+    if wanted("join"):
+        joins()
+    if wanted("graph"):
+        graph_add1()
     torch.cuda.empty_cache()
-    fusion()
+    if wanted("fuse"):
+        fusion()
 
 
 if __name__ == "__main__":
