@@ -25,11 +25,12 @@ import {
   BLOCK,
   COLUMNS,
   finalSource,
+  hasVectors,
   type ReductionCode,
   type ReductionPlan,
   reductionSource,
+  VEC,
 } from "./reduction_source.ts";
-import { hasVectors, VEC } from "./vector_source.ts";
 
 /** Work that folds the elements of one or more operands along some axes into one value per kept position. */
 export interface Reduction extends ReductionCode {
@@ -62,16 +63,6 @@ const TARGET_BLOCKS = 4096;
 const MAX_SPLIT = 4096;
 /** A split gives each thread at least this many elements. */
 const MIN_PER_THREAD = 64;
-/**
- * A split of the vector column path gives each thread at least this many elements (32 vector loads
- * of 4). Its blocks cover 128 outputs, so few of them span the outputs (8192² float32 along axis 0:
- * 64) and the split makes up the rest. At 64 elements a thread that would be 64 ways (4096 blocks),
- * and the second kernel, a thread per output, would fold 64 partials each in sequence: a latency-bound
- * tail of several microseconds beside the first kernel's ~80. At 128 it is 32 ways: 2048 blocks, two
- * to three waves of an H200 (132 SMs × 6 to 8 blocks), 32 rows of 4 outputs a thread, and a fold of
- * 32 partials.
- */
-const MIN_PER_VECTOR_COLUMN = 128;
 /** Offsets below this use 32-bit index math. */
 const NARROW = 2 ** 30;
 
@@ -95,25 +86,6 @@ function checkOperands(red: Reduction, what: string): Backend {
 }
 
 const pick = (list: readonly number[], at: readonly number[]) => at.map((i) => list[i]!);
-
-/**
- * Whether {@link VEC}-element vector loads can read the operands along one axis: operand k steps
- * `along(k)` (0 or 1) on it, and those stepping 1 have vector types, an aligned offset, and
- * `others(k)`, their strides on the other axes of `shape`, in whole vectors (or on an extent of 1).
- */
-function vectorAlong(
-  arrays: readonly GPUArray[],
-  backend: Backend,
-  along: (k: number) => number,
-  others: (k: number) => readonly number[],
-  shape: readonly number[],
-): boolean {
-  return arrays.some((_, k) => along(k) === 1) &&
-    arrays.every((a, k) =>
-      along(k) === 0 || (along(k) === 1 && hasVectors(a.dtype, backend.dialect) && a.offset % VEC === 0 &&
-        others(k).every((s, dim) => s % VEC === 0 || shape[dim] === 1))
-    );
-}
 
 /**
  * Reduces `red`'s operands, broadcast to `shape`, along `axes` (sorted, distinct), writing one
@@ -143,26 +115,23 @@ export function reduceInto(
   const innerReduced = Math.abs(reduced.strides[0]![nr - 1]!),
     innerKept = Math.abs(kept.strides[0]![nk - 1]!);
   const row = nOut === 1 || (nRed >= 32 && (innerKept === 0 || innerReduced < innerKept));
-  // Row path: vector loads along the one reduced axis. Column path: along the innermost kept axis,
-  // whose extent must be whole vectors (a thread's outputs then share every other index).
-  const vector = row
-    ? nr === 1 &&
-      vectorAlong(red.arrays, backend, (k) => reduced.strides[k]![0]!, (k) => kept.strides[k]!, kept.shape)
-    : kept.shape[nk - 1]! % VEC === 0 && vectorAlong(
-      red.arrays,
-      backend,
-      (k) => kept.strides[k]![nk - 1]!,
-      (k) => [...kept.strides[k]!.slice(0, -1), ...reduced.strides[k]!],
-      [...kept.shape.slice(0, -1), ...reduced.shape],
-    );
   // Rows of up to 2048 elements take a warp each, longer ones a block each.
   const lanes = row ? (nRed <= 2048 ? 32 : BLOCK) : BLOCK / COLUMNS;
-  const outputsPerBlock = row ? BLOCK / lanes : COLUMNS * (vector ? VEC : 1);
+  const outputsPerBlock = row ? BLOCK / lanes : COLUMNS;
   const blocks = Math.ceil(nOut / outputsPerBlock);
-  const perThread = row || !vector ? MIN_PER_THREAD : MIN_PER_VECTOR_COLUMN / VEC;
-  const want = Math.min(Math.ceil(TARGET_BLOCKS / blocks), Math.floor(nRed / (lanes * perThread)), MAX_SPLIT);
+  const want = Math.min(
+    Math.ceil(TARGET_BLOCKS / blocks),
+    Math.floor(nRed / (lanes * MIN_PER_THREAD)),
+    MAX_SPLIT,
+  );
   const chunk = Math.max(VEC, Math.ceil(Math.ceil(nRed / Math.max(1, want)) / VEC) * VEC);
   const split = Math.max(1, Math.ceil(nRed / chunk));
+  const vector = row && nr === 1 && reduced.strides.some((s) => s[0] === 1) &&
+    red.arrays.every((a, k) => {
+      const step = reduced.strides[k]![0];
+      return step === 0 || (step === 1 && hasVectors(a.dtype, backend.dialect) && a.offset % VEC === 0 &&
+        kept.strides[k]!.every((s, dim) => s % VEC === 0 || kept.shape[dim] === 1));
+    });
   const reach = [...strides.map((s) => extent(shape, s)), extent(pick(shape, keptAxes), target.strides)];
   const narrow = nOut * nRed < NARROW && split * nOut < NARROW &&
     reach.every(([lo, hi]) => lo > -NARROW && hi < NARROW);
@@ -173,10 +142,7 @@ export function reduceInto(
     kept: nk,
     reduced: nr,
     narrow,
-    arrays: red.arrays.map((a, k) => ({
-      dtype: a.dtype,
-      uniform: vector && (row ? reduced.strides[k]![0] : kept.strides[k]![nk - 1]) === 0,
-    })),
+    arrays: red.arrays.map((a, k) => ({ dtype: a.dtype, uniform: vector && reduced.strides[k]![0] === 0 })),
   };
   const dtypes = plan.arrays.map((a) => `${a.dtype}${a.uniform ? "0" : ""}`).join(",");
   const tail = `${narrow ? "n" : "w"}|${accDTypes(red.acc).join(",")}>${red.out}|${red.scalars.join(",")}`;
@@ -200,9 +166,7 @@ export function reduceInto(
   args.push(...tailArgs, ...keptExtents, ...reduced.shape.slice(1), nOut, nRed, chunk);
   stage1.launch({ grid: [blocks, split], block: [BLOCK, 1] }, args);
   if (split === 1) return;
-  // A block per output where the outputs are few; a thread per output where they fill 32 blocks (a
-  // split is then at most TARGET_BLOCKS × 128 / 8192 = 64 ways).
-  const perBlock = split >= 32 && nOut < 32 * BLOCK;
+  const perBlock = split >= 32;
   const final = backend.kernel(`${red.key}|final${perBlock ? "b" : "t"}|${nk}|${tail}`, () => ({
     name: `${red.name ?? "cudeno_reduce"}_final`,
     source: finalSource(red, nk, narrow, perBlock, backend.dialect),

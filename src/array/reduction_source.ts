@@ -2,9 +2,8 @@
  * The CUDA C and OpenCL C of reductions, from a plan made by `reduction.ts`. Stage 1 reduces each
  * output's share of the reduced elements: on the **row** path a warp or a block of lanes walks
  * reduced elements that lie next to each other in memory (4-element vector loads where aligned),
- * on the **column** path each thread owns an output (or, with vector loads where aligned, 4
- * neighbouring outputs) and rows of threads walk the reduced axes, so a warp reads 32 (or 128)
- * neighbouring outputs at once. Lanes combine through warp shuffles
+ * on the **column** path each thread owns an output and rows of threads walk the reduced
+ * axes, so a warp reads 32 neighbouring outputs at once. Lanes combine through warp shuffles
  * (`__shfl_down_sync`, CUDA) or local memory. Where the reduced elements were split over a grid's
  * second dimension, stage 1 leaves one accumulator per split and stage 2 combines them and applies
  * the epilogue. Operands are indexed through their layouts (kept and reduced strides).
@@ -13,14 +12,15 @@
  */
 
 import type { Dialect } from "../kernel/ctypes.ts";
-import type { DType } from "../kernel/dtype.ts";
+import { type DType, DTYPES } from "../kernel/dtype.ts";
 import { barrier, castTo, cType, kernelHead, pointerParam, preamble } from "./codegen.ts";
-import { VEC, vectorLoad, vectorPart, vectorTypes } from "./vector_source.ts";
 
 /** Threads per block of every reduction kernel. */
 export const BLOCK = 256;
 /** Outputs per block of the column path (a warp's width); `BLOCK / COLUMNS` rows of threads walk the reduced elements. */
 export const COLUMNS = 32;
+/** Elements per vector load. */
+export const VEC = 4;
 
 /** One field of a struct accumulator. */
 export interface AccField {
@@ -86,11 +86,7 @@ export interface ReductionPlan {
   readonly path: ReductionPath;
   /** Row path: threads per output (32 or {@link BLOCK}). */
   readonly lanes: number;
-  /**
-   * Operands stepping 1 along the vector axis are read {@link VEC} elements at a time: the reduced
-   * axis on the row path; on the column path the innermost kept axis, each thread then owning
-   * {@link VEC} neighbouring outputs.
-   */
+  /** Row path: operands stepping 1 along the reduced axis are read 4 elements at a time. */
   readonly vector: boolean;
   /** Kept dimensions after coalescing (at least 1). */
   readonly kept: number;
@@ -98,7 +94,7 @@ export interface ReductionPlan {
   readonly reduced: number;
   /** Whether index math fits 32 bits. */
   readonly narrow: boolean;
-  /** Each operand's dtype, and for vector plans whether it stays on one element along the vector axis. */
+  /** Each operand's dtype, and for vector plans whether it stays on one element along the reduced axis. */
   readonly arrays: readonly { readonly dtype: DType; readonly uniform: boolean }[];
 }
 
@@ -210,25 +206,12 @@ export function keptOffsets(names: readonly string[], kept: number, ix: string, 
     { ${ix} q = ${o}, c; ${steps.join(" ")} }`;
 }
 
-/**
- * The store of the result from accumulator `acc` for output `o`, or of the accumulator as a partial
- * when the grid splits the reduction.
- */
-function finish(
-  code: ReductionCode,
-  kept: number,
-  ix: string,
-  d: Dialect,
-  split: string,
-  acc = "acc",
-  o = "o",
-): string {
+/** The store of the result for output `o`, or of the accumulator as a partial when the grid splits the reduction. */
+function finish(code: ReductionCode, kept: number, ix: string, d: Dialect, split: string): string {
   const scalars = code.scalars.map((_, j) => `s${j}`);
-  const value = castTo(code.epilogue(acc, scalars, "nRed"), code.out, d);
-  const write = `${keptOffsets(["out"], kept, ix, o)} pout[bout] = ${value};`;
-  return split === ""
-    ? write
-    : `if (${split}) { ${write} } else part[(${ix})${ids(d).by} * nOut + ${o}] = ${acc};`;
+  const value = castTo(code.epilogue("acc", scalars, "nRed"), code.out, d);
+  const write = `${keptOffsets(["out"], kept, ix, "o")} pout[bout] = ${value};`;
+  return split === "" ? write : `if (${split}) { ${write} } else part[(${ix})${ids(d).by} * nOut + o] = acc;`;
 }
 
 function partialPointer(d: Dialect): string {
@@ -251,6 +234,47 @@ function tailParams(code: ReductionCode, kept: number, ix: string, d: Dialect): 
   return list;
 }
 
+/** Whether `dtype` has {@link VEC}-element vector loads and stores in `d` (OpenCL has no half or bfloat16 vectors here). */
+export function hasVectors(dtype: DType, d: Dialect): boolean {
+  return d === "cuda" || (dtype !== "float16" && dtype !== "bfloat16");
+}
+
+function vecName(dtype: DType, d: Dialect): string {
+  return d === "cuda" ? `cudeno_v${VEC}_${dtype}` : `${cType(dtype, d)}${VEC}`;
+}
+
+/** The declarations vector access to these dtypes needs (CUDA's aligned structs; OpenCL has its vector types). */
+export function vectorTypes(dtypes: readonly DType[], d: Dialect): string {
+  if (d === "opencl") return "";
+  return [...new Set(dtypes)].map((dtype) => {
+    const align = Math.min(16, DTYPES[dtype].size * VEC);
+    return `struct __align__(${align}) ${vecName(dtype, d)} { ${cType(dtype, d)} v[${VEC}]; };`;
+  }).join("\n");
+}
+
+/** Declares `name`, the {@link VEC} elements of `dtype` from `at` (a pointer aligned to the vector on CUDA). */
+export function vectorLoad(dtype: DType, name: string, at: string, d: Dialect): string {
+  const t = vecName(dtype, d);
+  return d === "cuda"
+    ? `const ${t} ${name} = *reinterpret_cast<const ${t} *>(${at});`
+    : `const ${t} ${name} = vload${VEC}(0, ${at});`;
+}
+
+/** Element `j` of a loaded vector. */
+export function vectorPart(name: string, j: number, d: Dialect): string {
+  return d === "cuda" ? `${name}.v[${j}]` : `${name}.s${j}`;
+}
+
+/** Stores the {@link VEC} values `parts` (already of `dtype`) at `at`. */
+export function vectorStore(dtype: DType, parts: readonly string[], at: string, d: Dialect): string {
+  const t = vecName(dtype, d);
+  return d === "cuda"
+    ? `{ ${t} w; ${
+      parts.map((p, j) => `w.v[${j}] = ${p};`).join(" ")
+    } *reinterpret_cast<${t} *>(${at}) = w; }`
+    : `vstore${VEC}((${t})(${parts.join(", ")}), 0, ${at});`;
+}
+
 /** The stage-1 kernel (`cudeno_reduce` unless the code names it) for `plan`. */
 export function reductionSource(code: ReductionCode, plan: ReductionPlan, d: Dialect): string {
   const ix = ixType(plan.narrow, d);
@@ -268,24 +292,22 @@ export function reductionSource(code: ReductionCode, plan: ReductionPlan, d: Dia
   for (let dim = 1; dim < plan.reduced; dim++) params.push(`${ix} re${dim}`);
   params.push(`${ix} nOut`, `${ix} nRed`, `${ix} chunk`);
 
-  const locate: Locate = (r, tag = "") => {
-    if (plan.reduced === 1) return { decl: "", at: (i) => `b${i} + (${r}) * r${i}_0` };
+  /** Sets `into` from the operands' elements at reduced index `r`. */
+  const element = (r: string, into: string): string => {
+    if (plan.reduced === 1) {
+      return `{ ${
+        code.prologue(k.map((i) => `p${i}[b${i} + (${r}) * r${i}_0]`), scalars, r, into, pointers)
+      } }`;
+    }
     const steps: string[] = [];
     for (let dim = plan.reduced - 1; dim >= 1; dim--) {
       steps.push(
-        `c = q % re${dim}; q = q / re${dim}; ${k.map((i) => `a${i}${tag} += c * r${i}_${dim};`).join(" ")}`,
+        `c = q % re${dim}; q = q / re${dim}; ${k.map((i) => `a${i} += c * r${i}_${dim};`).join(" ")}`,
       );
     }
-    steps.push(k.map((i) => `a${i}${tag} += q * r${i}_0;`).join(" "));
-    return {
-      decl: `${ix} ${k.map((i) => `a${i}${tag} = 0`).join(", ")}; { ${ix} q = ${r}, c; ${steps.join(" ")} }`,
-      at: (i) => `b${i} + a${i}${tag}`,
-    };
-  };
-  /** Sets `into` from the operands' elements at reduced index `r`. */
-  const element = (r: string, into: string): string => {
-    const { decl, at } = locate(r);
-    return `{ ${decl} ${code.prologue(k.map((i) => `p${i}[${at(i)}]`), scalars, r, into, pointers)} }`;
+    steps.push(k.map((i) => `a${i} += q * r${i}_0;`).join(" "));
+    return `{ ${ix} ${k.map((i) => `a${i} = 0`).join(", ")}; { ${ix} q = ${r}, c; ${steps.join(" ")} }
+        ${code.prologue(k.map((i) => `p${i}[b${i} + a${i}]`), scalars, r, into, pointers)} }`;
   };
   /** Folds reduced elements start, start + step, ... below r1 into `acc`, `unroll` loads at a time. */
   const walk = (start: string, step: number, unroll: number): string => {
@@ -321,9 +343,20 @@ export function reductionSource(code: ReductionCode, plan: ReductionPlan, d: Dia
   if (l == 0 && o < nOut) { ${finish(code, plan.kept, ix, d, `${ny} == 1`)} }`;
   } else {
     const rows = BLOCK / COLUMNS;
-    const inner = plan.vector ? vectorColumnWalk(plan, code, locate, ix, d) : walk("ty", rows, 8);
     body = `${common}
-  ${columns(plan, code, inner, ix, d)}`;
+  const int tx = tid % ${COLUMNS}, ty = tid / ${COLUMNS};
+  const ${ix} o = (${ix})${bx} * ${COLUMNS} + tx;
+  if (o < nOut) {
+    ${keptOffsets(operands, plan.kept, ix, "o")}
+    ${walk("ty", rows, 8)}
+  }
+  sh[tid] = acc;
+  ${barrier(d)}
+  for (int s = ${rows / 2}; s > 0; s >>= 1) {
+    if (ty < s) sh[tid] = cudeno_combine(sh[tid], sh[tid + s * ${COLUMNS}]);
+    ${barrier(d)}
+  }
+  if (ty == 0 && o < nOut) { acc = sh[tid]; ${finish(code, plan.kept, ix, d, `${ny} == 1`)} }`;
   }
   const structs = plan.vector
     ? vectorTypes(plan.arrays.filter((a) => !a.uniform).map((a) => a.dtype), d)
@@ -384,93 +417,6 @@ function vectorWalk(
     for (${ix} r = r0 + (nv << 2) + l; r < r1; r += ${lanes}) { acc_t v; ${
     element("r", "v")
   } acc = cudeno_combine(acc, v); }`;
-}
-
-/** Declarations (their names end in `tag`) and each operand's element offset at reduced index `r`. */
-type Locate = (r: string, tag?: string) => { decl: string; at: (i: number) => string };
-
-/** The accumulators of a column thread's outputs: `acc`, then `acc1`, `acc2`, ... */
-const columnAccs = (plan: ReductionPlan) =>
-  Array.from({ length: plan.vector ? VEC : 1 }, (_, j) => (j === 0 ? "acc" : `acc${j}`));
-
-/**
- * The column path: thread (tx, ty) owns output `o = block × COLUMNS + tx`, or with vector loads
- * the {@link VEC} neighbouring outputs from `o = (block × COLUMNS + tx) × VEC` (an accumulator
- * each); `inner` walks row `ty` of every `BLOCK / COLUMNS` of the reduced elements; each
- * accumulator is then combined over the block's rows of threads through `sh`, one after another.
- */
-function columns(plan: ReductionPlan, code: ReductionCode, inner: string, ix: string, d: Dialect): string {
-  const rows = BLOCK / COLUMNS;
-  const { bx, ny } = ids(d);
-  const accs = columnAccs(plan);
-  const first = `(${ix})${bx} * ${COLUMNS} + tx`;
-  const acrossRows = (acc: string) =>
-    `sh[tid] = ${acc};
-  ${barrier(d)}
-  for (int s = ${rows / 2}; s > 0; s >>= 1) {
-    if (ty < s) sh[tid] = cudeno_combine(sh[tid], sh[tid + s * ${COLUMNS}]);
-    ${barrier(d)}
-  }
-  ${acc} = sh[tid];`;
-  const stores = accs.map((acc, j) =>
-    `{ ${finish(code, plan.kept, ix, d, `${ny} == 1`, acc, j === 0 ? "o" : `o + ${j}`)} }`
-  );
-  return `const int tx = tid % ${COLUMNS}, ty = tid / ${COLUMNS};
-  const ${ix} o = ${plan.vector ? `(${first}) * ${VEC}` : first};
-  ${accs.slice(1).map((a) => `acc_t ${a} = cudeno_identity();`).join(" ")}
-  if (o < nOut) {
-    ${keptOffsets(plan.arrays.map((_, i) => String(i)), plan.kept, ix, "o")}
-    ${inner}
-  }
-  ${accs.map(acrossRows).join("\n  ")}
-  if (ty == 0 && o < nOut) {
-    ${stores.join("\n    ")}
-  }`;
-}
-
-/**
- * The column path's walk with vector loads: one load per operand and reduced element gives the
- * thread's {@link VEC} outputs their elements, four reduced elements in flight. An operand that
- * stays on one element along the vector axis is read once per reduced element.
- */
-function vectorColumnWalk(
-  plan: ReductionPlan,
-  code: ReductionCode,
-  locate: Locate,
-  ix: string,
-  d: Dialect,
-): string {
-  const rows = BLOCK / COLUMNS;
-  const scalars = code.scalars.map((_, j) => `s${j}`);
-  const pointers = plan.arrays.map((_, i) => `p${i}`);
-  const accs = columnAccs(plan);
-  /** Loads the operands at reduced index `r` and sets `v{u}_{j}` for each output j. */
-  const fold = (r: string, u: number): string => {
-    const { decl, at } = locate(r, `_${u}`);
-    const loads = plan.arrays.map((a, i) =>
-      a.uniform ? "" : vectorLoad(a.dtype, `w${i}_${u}`, `p${i} + ${at(i)}`, d)
-    );
-    const values = accs.map((_, j) => {
-      const refs = plan.arrays.map((
-        a,
-        i,
-      ) => (a.uniform ? `p${i}[${at(i)}]` : vectorPart(`w${i}_${u}`, j, d)));
-      return `acc_t v${u}_${j}; { ${code.prologue(refs, scalars, r, `v${u}_${j}`, pointers)} }`;
-    });
-    return `${[decl, ...loads].filter((x) => x !== "").join(" ")}\n      ${values.join("\n      ")}`;
-  };
-  const four = [0, 1, 2, 3];
-  const combine = (terms: (j: number) => string) =>
-    accs.map((acc, j) => `${acc} = cudeno_combine(${acc}, ${terms(j)});`).join(" ");
-  return `${ix} r = r0 + ty;
-    for (; r + ${3 * rows} < r1; r += ${4 * rows}) {
-      ${four.map((u) => fold(u === 0 ? "r" : `r + ${u * rows}`, u)).join("\n      ")}
-      ${combine((j) => pairwise(four.map((u) => `v${u}_${j}`)))}
-    }
-    for (; r < r1; r += ${rows}) {
-      ${fold("r", 0)}
-      ${combine((j) => `v0_${j}`)}
-    }`;
 }
 
 /**

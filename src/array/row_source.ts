@@ -25,8 +25,12 @@ import {
   BLOCK,
   COLUMNS,
   keptOffsets,
+  VEC,
+  vectorLoad,
+  vectorPart,
+  vectorStore,
+  vectorTypes,
 } from "./reduction_source.ts";
-import { VEC, vectorLoad, vectorPart, vectorStore, vectorTypes } from "./vector_source.ts";
 
 /** One reduction over each row. */
 export interface RowStage {

@@ -13,9 +13,8 @@ import type { Backend } from "./backend.ts";
 import { type GPUArray, sharesMemory } from "./gpuarray.ts";
 import { broadcastStrides, coalesce, extent, sizeOf } from "./layout.ts";
 import { copyOf } from "./loop.ts";
-import { accDTypes, BLOCK, COLUMNS } from "./reduction_source.ts";
+import { accDTypes, BLOCK, COLUMNS, hasVectors, VEC } from "./reduction_source.ts";
 import { type RowCode, type RowPlan, rowSource } from "./row_source.ts";
-import { hasVectors, VEC } from "./vector_source.ts";
 
 /** Work along one axis: its operands, scalars, stages and output. */
 export interface RowWork extends RowCode {
