@@ -19,8 +19,9 @@ import { sortSource } from "./sort_source.ts";
 /** Limits of the sort's launches (tests lower them to reach large arrays' paths with small ones). */
 export const sortLimits = {
   /**
-   * Most blocks an upsweep or downsweep launches, each taking as many whole tiles as it must: enough
-   * waves of blocks on a large GPU that the last, partly filled one costs little (2^26 keys: 7282).
+   * Most blocks an upsweep or downsweep (OpenCL's passes, `unique`'s counts) launches, each taking as
+   * many whole tiles as it must: enough waves of blocks on a large GPU that the last, partly filled one
+   * costs little. CUDA's Onesweep launches a block a tile.
    */
   maxBlocks: 8192,
 };

