@@ -310,7 +310,7 @@ const SHARES: [ga.DType, number, number][] = [["float32", 40000, 40000], ["int64
 ]];
 
 eachBackend(
-  "sort(), argsort() and unique() with several tiles to a block, as on large arrays, match the host reference",
+  "sort(), argsort() and unique() over many tiles (several to a block where blocks share tiles) match the host reference",
   () => {
     const kept = sortLimits.maxBlocks;
     sortLimits.maxBlocks = 3;
