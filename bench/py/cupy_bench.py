@@ -14,7 +14,7 @@ from functools import partial  # noqa: E402
 
 import cupy as cp  # noqa: E402
 import numpy as np  # noqa: E402
-from records import SAMPLES, SETTLE_S, GpuTimer, calibrate, emit, gbps, host_seconds, log, require, wanted  # noqa: E402
+from records import SAMPLES, SETTLE_S, GpuTimer, calibrate, emit, gbps, host_seconds, log, require, run_sections  # noqa: E402
 
 SRC = r"""
 extern "C" __global__ void empty(float *p, int n) {}
@@ -355,38 +355,24 @@ def main():
     name = name.decode() if isinstance(name, bytes) else name
     log(f"cupy_bench: CuPy {cp.__version__}, numpy {np.__version__}, {name}")
     module = cp.RawModule(code=SRC)
-    if wanted("launch"):
-        launches(module)
-    if wanted("vadd"):
-        vadd_e2e(module.get_function("vadd"))
-    if wanted("copy"):
-        copies()
-    cp.get_default_memory_pool().free_all_blocks()
-    if wanted("d2d"):
-        device_memory()
-    cp.get_default_memory_pool().free_all_blocks()
-    if wanted("reduce"):
-        reductions()
-    if wanted("scan"):
-        scan()
-    if wanted("sort"):
-        sorting()
-    cp.get_default_memory_pool().free_all_blocks()
-    if wanted("matmul"):
-        matmul()
-    if wanted("matmul"):
-        matmul_batched_and_transposed()
-    if wanted("array"):
-        small_add1()
-    cp.get_default_memory_pool().free_all_blocks()
-    if wanted("view"):
-        views()
-    cp.get_default_memory_pool().free_all_blocks()
-    if wanted("join"):
-        joins()
-    cp.get_default_memory_pool().free_all_blocks()
-    if wanted("fuse"):
-        fusion()
+    run_sections(
+        [
+            ("launch", lambda: launches(module)),
+            ("vadd", lambda: vadd_e2e(module.get_function("vadd"))),
+            ("copy", copies),
+            ("d2d", device_memory),
+            ("reduce", reductions),
+            ("scan", scan),
+            ("sort", sorting),
+            ("matmul", matmul),
+            ("matmul", matmul_batched_and_transposed),
+            ("array", small_add1),
+            ("view", views),
+            ("join", joins),
+            ("fuse", fusion),
+        ],
+        cp.get_default_memory_pool().free_all_blocks,
+    )
 
 
 if __name__ == "__main__":

@@ -99,3 +99,11 @@ def wanted(section):
     """Whether `bench:gpu --sections` (BENCH_SECTIONS, prefixes of the suite's sections) asks for `section`."""
     only = [s for s in os.environ.get("BENCH_SECTIONS", "").split(",") if s]
     return not only or any(section.startswith(p) for p in only)
+
+
+def run_sections(sections, release):
+    """Runs each (section, fn) that BENCH_SECTIONS asks for, in order, releasing pooled memory after each."""
+    for section, fn in sections:
+        if wanted(section):
+            fn()
+            release()

@@ -5,7 +5,7 @@ import time
 from functools import partial
 
 import torch
-from records import SAMPLES, SETTLE_S, GpuTimer, emit, gbps, log, require, wanted
+from records import SAMPLES, SETTLE_S, GpuTimer, emit, gbps, log, require, run_sections
 
 DEVICE = "cuda"
 # Set on import, before any product: float32 matmul must not quietly run as TF32.
@@ -356,38 +356,32 @@ def fusion(n=1 << 28, side=8192, reps=20):
         emit("torch-compile", figure, "GB/s", "higher", [gbps(nbytes, v) for v in ms], f"torch.compile of {note}")
 
 
+def matmuls():
+    matmul(torch.float32)
+    matmul(torch.bfloat16)
+    for dtype in (torch.float32, torch.bfloat16):
+        bmm(dtype)
+        matmul_transposed(dtype)
+
+
 def main():
     require(torch.cuda.is_available(), "torch sees no CUDA device")
     log(f"torch_bench: PyTorch {torch.__version__}, CUDA {torch.version.cuda}, {torch.cuda.get_device_name(0)}")
-    if wanted("d2d"):
-        device_memory()
-    torch.cuda.empty_cache()
-    if wanted("reduce"):
-        reductions()
-    if wanted("scan"):
-        scan()
-    if wanted("sort"):
-        sorting()
-    torch.cuda.empty_cache()
-    if wanted("matmul"):
-        matmul(torch.float32)
-    if wanted("matmul"):
-        matmul(torch.bfloat16)
-    for dtype in (torch.float32, torch.bfloat16) if wanted("matmul") else ():
-        bmm(dtype)
-        matmul_transposed(dtype)
-    if wanted("array"):
-        small_add1()
-    if wanted("view"):
-        views()
-    torch.cuda.empty_cache()
-    if wanted("join"):
-        joins()
-    if wanted("graph"):
-        graph_add1()
-    torch.cuda.empty_cache()
-    if wanted("fuse"):
-        fusion()
+    run_sections(
+        [
+            ("d2d", device_memory),
+            ("reduce", reductions),
+            ("scan", scan),
+            ("sort", sorting),
+            ("matmul", matmuls),
+            ("array", small_add1),
+            ("view", views),
+            ("join", joins),
+            ("graph", graph_add1),
+            ("fuse", fusion),
+        ],
+        torch.cuda.empty_cache,
+    )
 
 
 if __name__ == "__main__":

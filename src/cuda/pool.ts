@@ -13,9 +13,8 @@ import type { Device } from "./device.ts";
 import { captureOn, capturesInProgress, refuseWhileCapturing } from "./capturing.ts";
 import { ALLOCATE_ON_STREAM, DeviceAllocation, formatBytes, memGetInfo, toSize } from "./memory.ts";
 
-const poolOut = new BigUint64Array(1);
-/** The address out-parameter, shared: each call reads it at once (a typed array costs more to make than the call). */
-const addressOut = new BigUint64Array(1);
+/** The 64-bit out-parameter of every call here, shared: each reads it at once (a typed array costs more to make than the call). */
+const out64 = new BigUint64Array(1);
 
 /**
  * Device memory from the device's stream-ordered pool (`cuMemAllocAsync`, CUDA 11.2+): usable by work
@@ -49,14 +48,13 @@ export function memAllocAsync(bytes: number | bigint, stream?: Stream): DeviceAl
   const ctx = requireContext("cuMemAllocAsync");
   const lib = driver();
   const handle = stream?.unsafeHandle ?? null;
-  const out = addressOut;
-  let code = lib.cuMemAllocAsync(out, BigInt(size), handle);
+  let code = lib.cuMemAllocAsync(out64, BigInt(size), handle);
   if (code === 2 && capturesInProgress === 0) {
     // The pool may hold freed memory that another size could not reuse: give it back and retry.
     checkCuda(lib.cuCtxSynchronize(), "cuCtxSynchronize");
-    checkCuda(lib.cuDeviceGetDefaultMemPool(poolOut, ctx.device.unsafeHandle), "cuDeviceGetDefaultMemPool");
-    checkCuda(lib.cuMemPoolTrimTo(Deno.UnsafePointer.create(poolOut[0]!), 0n), "cuMemPoolTrimTo");
-    code = lib.cuMemAllocAsync(out, BigInt(size), handle);
+    checkCuda(lib.cuDeviceGetDefaultMemPool(out64, ctx.device.unsafeHandle), "cuDeviceGetDefaultMemPool");
+    checkCuda(lib.cuMemPoolTrimTo(Deno.UnsafePointer.create(out64[0]!), 0n), "cuMemPoolTrimTo");
+    code = lib.cuMemAllocAsync(out64, BigInt(size), handle);
   }
   if (code === 2) {
     const { free, total } = memGetInfo();
@@ -69,7 +67,7 @@ export function memAllocAsync(bytes: number | bigint, stream?: Stream): DeviceAl
     );
   }
   checkCuda(code, "cuMemAllocAsync");
-  return new DeviceAllocation(out[0]!, size, ctx, { stream });
+  return new DeviceAllocation(out64[0]!, size, ctx, { stream });
 }
 
 /** `CU_MEMPOOL_ATTR_RELEASE_THRESHOLD` (cuda.h's `CUmemPool_attribute`). */
@@ -89,10 +87,10 @@ const RELEASE_THRESHOLD = 4;
  */
 export function setMemPoolReleaseThreshold(device: Device, bytes: bigint): void {
   const lib = driver();
-  checkCuda(lib.cuDeviceGetDefaultMemPool(poolOut, device.unsafeHandle), "cuDeviceGetDefaultMemPool");
+  checkCuda(lib.cuDeviceGetDefaultMemPool(out64, device.unsafeHandle), "cuDeviceGetDefaultMemPool");
   const value = new BigUint64Array([BigInt.asUintN(64, bytes)]);
   checkCuda(
-    lib.cuMemPoolSetAttribute(Deno.UnsafePointer.create(poolOut[0]!), RELEASE_THRESHOLD, value),
+    lib.cuMemPoolSetAttribute(Deno.UnsafePointer.create(out64[0]!), RELEASE_THRESHOLD, value),
     "cuMemPoolSetAttribute",
   );
 }
