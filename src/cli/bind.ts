@@ -10,16 +10,9 @@
 import type { KernelParam, KernelSignature } from "../kernel/signature.ts";
 import { DTYPES, type TypedArray } from "../kernel/dtype.ts";
 import { UsageError } from "./usage_error.ts";
-import {
-  type ArgEnv,
-  type ArgExpr,
-  evaluateScalar,
-  evaluateVector,
-  materializeArray,
-  parseArgValue,
-  referencedArgs,
-  splitAssignment,
-} from "./values.ts";
+import { type ArgEnv, type ArgExpr, parseArgValue, referencedArgs, splitAssignment } from "./values.ts";
+import { evaluateScalar, evaluateVector } from "./evaluate.ts";
+import { materializeArray } from "./materialize.ts";
 
 /**
  * One parameter with its value: a scalar, a vector's values, an array (copied to the device and back)

@@ -9,7 +9,8 @@
 
 import type { Dialect } from "../kernel/ctypes.ts";
 import { UsageError } from "./usage_error.ts";
-import { type ArgEnv, evaluateScalar, parseArgValue } from "./values.ts";
+import { type ArgEnv, parseArgValue } from "./values.ts";
+import { evaluateScalar } from "./evaluate.ts";
 
 /** Threads per block when no size is given. */
 export const DEFAULT_BLOCK = 256;

@@ -12,7 +12,8 @@ import { evaluateSizes } from "./geometry.ts";
 import { writeNpy } from "../kernel/npy.ts";
 import { COLOR_MAPS, colorize, type ColorMap, encodePng } from "./png.ts";
 import { UsageError } from "./usage_error.ts";
-import { splitAssignment, summarize, type Summary } from "./values.ts";
+import { splitAssignment } from "./values.ts";
+import { summarize, type Summary } from "./summary.ts";
 import type { DType } from "../kernel/dtype.ts";
 
 /**
@@ -59,7 +60,7 @@ export interface OutputFlags {
  * @example
  * ```ts
  * import type { OutputReport } from "./outputs.ts";
- * import { summarize } from "./values.ts";
+ * import { summarize } from "./summary.ts";
  * const report: OutputReport = { name: "y", dtype: "float32", shape: [3], summary: summarize(new Float32Array(3)) };
  * console.log(report.summary.max); // 0
  * ```
@@ -279,7 +280,7 @@ export function formatNumber(value: number): string {
  * @example
  * ```ts
  * import { formatOutput } from "./outputs.ts";
- * import { summarize } from "./values.ts";
+ * import { summarize } from "./summary.ts";
  * const line = formatOutput({ name: "y", dtype: "float32", shape: [2], summary: summarize(new Float32Array([1, 2])) });
  * console.log(line); // "y: float32 [2]  first 1 2  min 1  max 2  mean 1.5  checksum ..."
  * ```

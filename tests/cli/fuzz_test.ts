@@ -7,13 +7,9 @@ import { type DType, DTYPES } from "../../src/kernel/dtype.ts";
 import { roundBfloat16 } from "../../src/kernel/bfloat16.ts";
 import { NpyError, readNpy, writeNpy } from "../../src/kernel/npy.ts";
 import { UsageError } from "../../src/cli/usage_error.ts";
-import {
-  type ArgExpr,
-  evaluateScalar,
-  materializeArray,
-  parseArgValue,
-  splitAssignment,
-} from "../../src/cli/values.ts";
+import { type ArgExpr, parseArgValue, splitAssignment } from "../../src/cli/values.ts";
+import { evaluateScalar } from "../../src/cli/evaluate.ts";
+import { materializeArray } from "../../src/cli/materialize.ts";
 
 const CASES = 100_000;
 const SEED = Number(Deno.env.get("CUDENO_FUZZ_SEED") ?? 20240601);

@@ -4,14 +4,14 @@ import { UsageError } from "../../src/cli/usage_error.ts";
 import {
   type ArgEnv,
   type ArgExpr,
-  evaluateScalar,
-  materializeArray,
   parseArgValue,
   referencedArgs,
   type ScalarTarget,
   splitAssignment,
-  summarize,
 } from "../../src/cli/values.ts";
+import { evaluateScalar } from "../../src/cli/evaluate.ts";
+import { materializeArray } from "../../src/cli/materialize.ts";
+import { summarize } from "../../src/cli/summary.ts";
 import type { DType } from "../../src/kernel/dtype.ts";
 
 const env: ArgEnv = new Map<string, number | bigint | Float32Array>([
