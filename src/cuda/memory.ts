@@ -1,7 +1,7 @@
 /**
  * Device memory and copies: `memAlloc`, `memcpyHtoD`/`DtoH`/`DtoD` (and their `Async` forms on a
- * stream), `memset*`, `memGetInfo`. The stream-ordered pool is in `pool.ts`, page-locked host memory in
- * `pinned.ts`.
+ * stream), `memGetInfo`. The stream-ordered pool is in `pool.ts`, page-locked host memory in `pinned.ts`,
+ * `memset*` in `memset.ts`, and copies between devices in `peer.ts`.
  *
  * @module
  */
@@ -283,11 +283,11 @@ export const ALLOCATE_ON_STREAM =
   "allocate with memAllocAsync(bytes, stream) on the capturing stream, or before the capture begins";
 
 /** The fix for a synchronous copy during a capture: `async` names the form that queues on a stream. */
-function copyOnStream(async: string): string {
+export function copyOnStream(async: string): string {
   return `queue ${async} on the capturing stream, or copy before or after the capture`;
 }
 
-function checkFits(bytes: number, target: { size: number | undefined }, what: string): void {
+export function checkFits(bytes: number, target: { size: number | undefined }, what: string): void {
   if (target.size !== undefined && bytes > target.size) {
     throw new RangeError(
       `Cannot ${what}: ${bytes} bytes do not fit in a device allocation of ${target.size} bytes`,
@@ -295,7 +295,7 @@ function checkFits(bytes: number, target: { size: number | undefined }, what: st
   }
 }
 
-function streamHandle(stream: Stream | undefined): Deno.PointerValue {
+export function streamHandle(stream: Stream | undefined): Deno.PointerValue {
   return stream === undefined ? null : stream.unsafeHandle;
 }
 
@@ -367,7 +367,7 @@ export function memcpyDtoD(dst: DeviceTarget, src: DeviceTarget, bytes?: number)
   checkCuda(driver().cuMemcpyDtoD_v2(n.dst, n.src, BigInt(n.bytes)), "cuMemcpyDtoD_v2");
 }
 
-function copyBytes(
+export function copyBytes(
   dst: DeviceTarget,
   src: DeviceTarget,
   bytes: number | undefined,
@@ -457,174 +457,7 @@ export function memcpyDtoDAsync(dst: DeviceTarget, src: DeviceTarget, bytes?: nu
   );
 }
 
-/** Options for peer copies between devices. */
-export interface PeerCopyOptions {
-  /** The destination's context, when `dst` is a raw address. */
-  readonly dstContext?: Context;
-  /** The source's context, when `src` is a raw address. */
-  readonly srcContext?: Context;
-  /** For {@link memcpyPeerAsync}: the stream to queue on. */
-  readonly stream?: Stream;
-}
-
-function peerArgs(
-  dst: DeviceTarget,
-  src: DeviceTarget,
-  bytes: number | undefined,
-  options: PeerCopyOptions,
-  what: string,
-) {
-  const d = resolveDevice(dst, `the destination of ${what}`);
-  const s = resolveDevice(src, `the source of ${what}`);
-  const dstCtx = options.dstContext ?? d.context;
-  const srcCtx = options.srcContext ?? s.context;
-  if (dstCtx === undefined || srcCtx === undefined) {
-    throw new TypeError(`Cannot ${what} a raw address: pass { dstContext, srcContext }`);
-  }
-  const n = copyBytes(dst, src, bytes, what);
-  return { ...n, dstCtx: dstCtx.unsafeHandle, srcCtx: srcCtx.unsafeHandle };
-}
-
-/**
- * Copies `bytes` (default: the smaller side) between memory of two devices' contexts (PyCUDA's
- * `memcpy_peer`); direct over NVLink/PCIe when peer access is enabled, staged otherwise.
- *
- * @example
- * ```ts
- * import * as cuda from "@cudeno/cudeno/cuda";
- * cuda.useDevice(0);
- * const a = cuda.memAlloc(1024);
- * cuda.useDevice(cuda.Device.count() - 1);
- * const b = cuda.memAlloc(1024);
- * cuda.memcpyPeer(b, a);
- * ```
- */
-export function memcpyPeer(
-  dst: DeviceTarget,
-  src: DeviceTarget,
-  bytes?: number,
-  options: PeerCopyOptions = {},
-): void {
-  refuseWhileCapturing(
-    "copy with memcpyPeer()",
-    copyOnStream("memcpyPeerAsync(dst, src, bytes, { stream })"),
-  );
-  const p = peerArgs(dst, src, bytes, options, "memcpyPeer()");
-  if (p.bytes === 0) return;
-  checkCuda(driver().cuMemcpyPeer(p.dst, p.dstCtx, p.src, p.srcCtx, BigInt(p.bytes)), "cuMemcpyPeer");
-}
-
-/**
- * Queues a peer copy on `options.stream` (PyCUDA's `memcpy_peer_async`).
- *
- * @example
- * ```ts
- * import * as cuda from "@cudeno/cudeno/cuda";
- * cuda.useDevice(0);
- * const a = cuda.memAlloc(1024), b = cuda.memAlloc(1024);
- * const stream = new cuda.Stream();
- * cuda.memcpyPeerAsync(b, a, 1024, { stream });
- * await stream.completed();
- * ```
- */
-export function memcpyPeerAsync(
-  dst: DeviceTarget,
-  src: DeviceTarget,
-  bytes?: number,
-  options: PeerCopyOptions = {},
-): void {
-  const p = peerArgs(dst, src, bytes, options, "memcpyPeerAsync()");
-  if (p.bytes === 0) return;
-  checkCuda(
-    driver().cuMemcpyPeerAsync(
-      p.dst,
-      p.dstCtx,
-      p.src,
-      p.srcCtx,
-      BigInt(p.bytes),
-      streamHandle(options.stream),
-    ),
-    "cuMemcpyPeerAsync",
-  );
-}
-
 function keepAlive(stream: Stream | undefined, value: unknown): void {
   if (stream === undefined) holdForDefaultStream(value);
   else stream.hold(value);
-}
-
-type MemsetWidth = 8 | 16 | 32;
-const SET_ON_STREAM = "pass the capturing stream as the last argument, or set the memory before the capture";
-const MEMSET_LIMIT: Record<MemsetWidth, number> = { 8: 0xff, 16: 0xffff, 32: 0xffffffff };
-
-function memsetArgs(dst: DeviceTarget, value: number, count: number, width: MemsetWidth): bigint {
-  const d = resolveDevice(dst, `the destination of memsetD${width}()`);
-  if (!Number.isInteger(value) || value < 0 || value > MEMSET_LIMIT[width]) {
-    throw new RangeError(
-      `Cannot memsetD${width}() with ${value}: give an integer from 0 to ${MEMSET_LIMIT[width]}`,
-    );
-  }
-  toSize(count, "set");
-  checkFits(count * (width / 8), d, `memsetD${width}() ${count} elements`);
-  return d.ptr;
-}
-
-/**
- * Sets `count` bytes to `value` (PyCUDA's `memset_d8`); with a stream, queues it there.
- *
- * @example
- * ```ts
- * import * as cuda from "@cudeno/cudeno/cuda";
- * import "@cudeno/cudeno/autoinit";
- * const buf = cuda.memAlloc(256);
- * cuda.memsetD8(buf, 0, 256);
- * ```
- */
-export function memsetD8(dst: DeviceTarget, value: number, count: number, stream?: Stream): void {
-  if (stream === undefined) refuseWhileCapturing("set memory with memsetD8() and no stream", SET_ON_STREAM);
-  const ptr = memsetArgs(dst, value, count, 8);
-  if (stream === undefined) checkCuda(driver().cuMemsetD8_v2(ptr, value, BigInt(count)), "cuMemsetD8_v2");
-  else checkCuda(driver().cuMemsetD8Async(ptr, value, BigInt(count), stream.unsafeHandle), "cuMemsetD8Async");
-}
-
-/**
- * Sets `count` 16-bit words to `value` (PyCUDA's `memset_d16`); with a stream, queues it there.
- *
- * @example
- * ```ts
- * import * as cuda from "@cudeno/cudeno/cuda";
- * import "@cudeno/cudeno/autoinit";
- * const buf = cuda.memAlloc(256);
- * cuda.memsetD16(buf, 0x3c00, 128); // 1.0 in float16
- * ```
- */
-export function memsetD16(dst: DeviceTarget, value: number, count: number, stream?: Stream): void {
-  if (stream === undefined) refuseWhileCapturing("set memory with memsetD16() and no stream", SET_ON_STREAM);
-  const ptr = memsetArgs(dst, value, count, 16);
-  if (stream === undefined) checkCuda(driver().cuMemsetD16_v2(ptr, value, BigInt(count)), "cuMemsetD16_v2");
-  else {checkCuda(
-      driver().cuMemsetD16Async(ptr, value, BigInt(count), stream.unsafeHandle),
-      "cuMemsetD16Async",
-    );}
-}
-
-/**
- * Sets `count` 32-bit words to `value` (PyCUDA's `memset_d32`); with a stream, queues it there.
- *
- * @example
- * ```ts
- * import * as cuda from "@cudeno/cudeno/cuda";
- * import "@cudeno/cudeno/autoinit";
- * const buf = cuda.memAlloc(256);
- * cuda.memsetD32(buf, 0x3f800000, 64); // 1.0f
- * ```
- */
-export function memsetD32(dst: DeviceTarget, value: number, count: number, stream?: Stream): void {
-  if (stream === undefined) refuseWhileCapturing("set memory with memsetD32() and no stream", SET_ON_STREAM);
-  const ptr = memsetArgs(dst, value, count, 32);
-  if (stream === undefined) checkCuda(driver().cuMemsetD32_v2(ptr, value, BigInt(count)), "cuMemsetD32_v2");
-  else {checkCuda(
-      driver().cuMemsetD32Async(ptr, value, BigInt(count), stream.unsafeHandle),
-      "cuMemsetD32Async",
-    );}
 }
