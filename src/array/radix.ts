@@ -3,7 +3,7 @@
  * (its last axis) with the kernels of `sort_source.ts`, writing the sorted values, the indices within
  * the row, or both. Rows that fit a tile sort in one launch, a block per tile; longer rows go through
  * LSD passes over the whole array, one per 8-bit digit of the key and then of the row number (on CUDA,
- * one kernel a pass after a histogram of every pass's digits). Its ping-pong buffers are kept per
+ * one Onesweep kernel a pass after a histogram of every pass's digits, with tiles of their own size). Its ping-pong buffers are kept per
  * backend and grow to the largest sort.
  *
  * @module
@@ -15,6 +15,7 @@ import { GPUArray } from "./gpuarray.ts";
 import { fill } from "./assign.ts";
 import { SORT_BLOCK, sortTile, type SortVariant } from "./sort_keys_source.ts";
 import { sortSource } from "./sort_source.ts";
+import { onesweepTile } from "./onesweep_source.ts";
 
 /** Limits of the sort's launches (tests lower them to reach large arrays' paths with small ones). */
 export const sortLimits = {
@@ -178,7 +179,7 @@ export function sortRows(x: GPUArray, rowLen: number, out: SortOutputs, options:
   ];
   const keyArgs = [order.kind, order.inf, order.desc];
   if (backend.dialect === "cuda") {
-    const tiles = Math.ceil(n / tile), words = 1 + tiles * SORT_BLOCK;
+    const tiles = Math.ceil(n / onesweepTile(v)), words = 1 + tiles * SORT_BLOCK;
     const offsets = scratchBuffer(backend, "totals", passes * SORT_BLOCK * payBytes, true);
     const states = [0, 1].map((i) => scratchBuffer(backend, `state${i}`, 8 * words));
     sortKernel(backend, v, "cudeno_sort_histogram").launch(
@@ -186,10 +187,11 @@ export function sortRows(x: GPUArray, rowLen: number, out: SortOutputs, options:
       [x.buffer, x.offset, offsets, states[0], words, n, rowLen, keyPasses, passes, ...keyArgs],
     );
     sortKernel(backend, v, "cudeno_sort_offsets").launch({ grid: 1, block: SORT_BLOCK }, [offsets, passes]);
-    const onesweep = sortKernel(backend, v, "cudeno_sort_onesweep");
+    const byKey = sortKernel(backend, v, "cudeno_sort_onesweep");
+    const byRow = sortKernel(backend, v, "cudeno_sort_onesweep_rows");
     for (let p = 0; p < passes; p++) {
       const { fromRow, shift, stage } = pass(p);
-      onesweep.launch({ grid: tiles, block: SORT_BLOCK }, [
+      (fromRow ? byRow : byKey).launch({ grid: tiles, block: SORT_BLOCK }, [
         x.buffer,
         x.offset,
         ...io(p),
@@ -201,7 +203,6 @@ export function sortRows(x: GPUArray, rowLen: number, out: SortOutputs, options:
         n,
         rowLen,
         shift,
-        fromRow,
         stage,
         outputs,
         ...keyArgs,

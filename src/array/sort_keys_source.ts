@@ -20,9 +20,9 @@ export interface SortVariant {
 }
 
 /**
- * Elements each thread holds in a tile: as many as the CUDA downsweep keeps in 80 registers without
- * spilling (three blocks an SM) and 48 KiB of shared memory hold, fewer for wider keys or indices (2^26
- * float32 with indices on the H200: 17.3 Gkeys/s at 12, 19.4 at 16).
+ * Elements each thread holds in a tile of the block sort and of OpenCL's downsweep (keys and indices in
+ * shared memory, 48 KiB at most): 16, or 8 for wider keys or indices. CUDA's Onesweep passes size their
+ * own tiles (`onesweep_source.ts`).
  */
 export function sortItems(v: SortVariant): number {
   return (v.width <= 4 ? 4 : 8) + (v.wide ? 8 : 4) <= 8 ? 16 : 8;

@@ -8,7 +8,8 @@
  * counts into offsets (one block per digit), and a downsweep ranks each tile of the block in shared
  * memory (`sort_tile_source.ts`) and writes it out in digit order, so each digit's run is written
  * contiguously. On CUDA one kernel counts every pass's digits up front and each pass is then a single
- * kernel whose blocks find their offsets by a decoupled look-back (Onesweep). Each element carries its flat index, which gives argsort's result, the row of
+ * kernel whose blocks find their offsets by a decoupled look-back (Onesweep, `onesweep_source.ts`).
+ * Each element carries its flat index, which gives argsort's result, the row of
  * a segmented sort (rows sort as the most significant digits) and, for floats, the original bits of a
  * zero or NaN (their keys are shared). Rows no longer than a tile are sorted whole in one block.
  *
@@ -25,129 +26,13 @@ import {
   sortNames,
   type SortVariant,
 } from "./sort_keys_source.ts";
-import {
-  counters,
-  loadTile,
-  localPass,
-  nibbleRank,
-  tileBounds,
-  tileShared,
-  warpRank,
-} from "./sort_tile_source.ts";
+import { counters, loadTile, localPass, nibbleRank, tileBounds, tileShared } from "./sort_tile_source.ts";
+import { onesweepSource } from "./onesweep_source.ts";
 
 /** Writes the output of the element at sorted position `p` to flat position `dst`. */
 function writeOutput(n: Names): string {
   return `if (outputs & 1) valuesOut[dst] = cudeno_bits(k, kind, desc, x, q);
           if (outputs & 2) indicesOut[dst] = (${n.long})(q - (q / rowLen) * rowLen);`;
-}
-
-/** The most digit passes of a sort: 8 of a 64-bit key, 8 of a 64-bit row number. */
-export const MAX_PASSES = 16;
-
-/**
- * The single-pass downsweep of CUDA (Adinets and Merrill's Onesweep). `cudeno_sort_histogram` counts
- * every pass's digits of the whole array at once (into `totals`, zeroed before), and
- * `cudeno_sort_offsets` turns each pass's counts into the digits' exclusive offsets. Each pass is then
- * one kernel in which a block takes the next tile number from a counter, ranks its tile, publishes
- * each digit's count in the tile, and looks back over its predecessors' published counts, digit by
- * digit (thread `t` owns digit `t`), until one has published its inclusive prefix. A status word
- * holds a flag in its top two bits (0: nothing yet, 1: the tile's count, 2: the inclusive prefix) and
- * the count below. Passes alternate between two states (a counter, then 256 words a tile): the
- * histogram zeroes the first, and each pass zeroes its tile's words of the state the next pass uses,
- * so nothing is left from an earlier launch and a captured graph replays it as it runs.
- */
-function onesweepSource(n: Names): string {
-  const { key, pay, off, long, u32 } = n;
-  const order = `int kind, ${key} inf, ${key} desc`;
-  const H = 8; // elements a thread loads before counting them: loads in flight
-  return `${kernelHead("cuda")} cudeno_sort_histogram(${n.src(n.bits, "x")}, ${long} xOff, ${
-    n.dst(off, "totals")
-  }, unsigned long long *state, ${long} words, ${long} n, ${pay} rowLen, int keyPasses, int passes, ${order}) {
-  __shared__ ${u32} hist[${MAX_PASSES * SORT_BLOCK}];
-  const int t = threadIdx.x;
-  x += xOff;
-  for (${long} i = (${long})blockIdx.x * ${SORT_BLOCK} + t; i < words; i += (${long})gridDim.x * ${SORT_BLOCK}) state[i] = 0ULL;
-  for (int i = t; i < passes * ${SORT_BLOCK}; i += ${SORT_BLOCK}) hist[i] = 0;
-  __syncthreads();
-  for (${long} g0 = (${long})blockIdx.x * ${H * SORT_BLOCK}; g0 < n; g0 += (${long})gridDim.x * ${
-    H * SORT_BLOCK
-  }) {
-    ${key} k[${H}];
-#pragma unroll
-    for (int j = 0; j < ${H}; j++) {
-      const ${long} g = g0 + j * ${SORT_BLOCK} + t;
-      if (g < n) k[j] = cudeno_key(x[g], kind, inf, desc);
-    }
-#pragma unroll
-    for (int j = 0; j < ${H}; j++) {
-      const ${long} g = g0 + j * ${SORT_BLOCK} + t;
-      if (g < n) {
-        for (int p = 0; p < passes; p++) {
-          const int fromRow = p >= keyPasses;
-          const ${u32} d = cudeno_digit(k[j], (${pay})g, fromRow, rowLen, 0, 8 * (fromRow ? p - keyPasses : p), 255u);
-          atomicAdd(&hist[p * ${SORT_BLOCK} + d], 1u);
-        }
-      }
-    }
-  }
-  __syncthreads();
-  for (int i = t; i < passes * ${SORT_BLOCK}; i += ${SORT_BLOCK}) {
-    if (hist[i] != 0u) atomicAdd(&totals[i], (${off})hist[i]);
-  }
-}
-
-${kernelHead("cuda")} cudeno_sort_offsets(${n.dst(off, "totals")}, int passes) {
-  ${n.shared(off, "scanO", scanScratch(n))}
-  const int t = threadIdx.x;
-  for (int p = 0; p < passes; p++) {
-    ${off} total;
-    totals[p * ${SORT_BLOCK} + t] = cudeno_scan_o(totals[p * ${SORT_BLOCK} + t], &total, scanO);
-  }
-}
-
-${kernelHead("cuda")} __launch_bounds__(${SORT_BLOCK}, 3) cudeno_sort_onesweep(${
-    n.src(n.bits, "x")
-  }, ${long} xOff, ${n.src(key, "keysIn")}, ${n.src(pay, "paysIn")}, ${n.dst(key, "keysOut")}, ${
-    n.dst(pay, "paysOut")
-  }, ${n.dst(n.bits, "valuesOut")}, ${long} valuesOff, ${n.dst(long, "indicesOut")}, ${long} indicesOff, ${
-    n.src(off, "offsets")
-  }, int pass, unsigned long long *state, unsigned long long *next, ${long} n, ${pay} rowLen, int shift, int fromRow, int stage, int outputs, ${order}) {
-  ${tileShared(n)}
-  ${n.shared(off, "base", SORT_BLOCK)}
-  ${tileBounds(n)}
-  __shared__ ${long} tileNumber;
-  const int t = threadIdx.x;
-  x += xOff;
-  valuesOut += valuesOff;
-  indicesOut += indicesOff;
-  // Tiles are numbered in the order blocks start, so every tile a block waits for has started.
-  if (t == 0) tileNumber = (${long})atomicAdd(state, 1ULL);
-  __syncthreads();
-  const ${long} tile = tileNumber, start = tile * CUDENO_TILE;
-  const int valid = n - start < CUDENO_TILE ? (int)(n - start) : CUDENO_TILE;
-  next[1 + tile * ${SORT_BLOCK} + t] = 0ULL;
-  if (tile == 0 && t == 0) next[0] = 0ULL;
-  ${warpRank(n)}
-  {
-    volatile unsigned long long *status = (volatile unsigned long long *)(state + 1);
-    const unsigned long long count = tileEnd[t] - tileFirst[t], value = (1ULL << 62) - 1ULL;
-    status[tile * ${SORT_BLOCK} + t] = ((tile == 0 ? 2ULL : 1ULL) << 62) | count;
-    unsigned long long before = 0;
-    for (${long} k = tile - 1; k >= 0; k--) {
-      unsigned long long w;
-      do {
-        w = status[k * ${SORT_BLOCK} + t];
-      } while ((w >> 62) == 0ULL);
-      before += w & value;
-      if ((w >> 62) == 2ULL) break;
-    }
-    if (tile > 0) status[tile * ${SORT_BLOCK} + t] = (2ULL << 62) | (before + count);
-    base[t] = offsets[pass * ${SORT_BLOCK} + t] + (${off})before;
-  }
-  __syncthreads();
-  ${writeTile(n)}
-}
-`;
 }
 
 /** Writes a ranked tile out in digit order: digit `d`'s run from `base[d]` on. */
@@ -307,7 +192,7 @@ ${head} cudeno_sort_scan(${n.dst(off, "counts")}, ${n.dst(off, "totals")}, ${lon
   if (t == 0) totals[row] = carry;
 }
 
-${n.cuda ? onesweepSource(n) : passesSource(n)}
+${n.cuda ? onesweepSource(v, n) : passesSource(n)}
 ${tiled} cudeno_sort_block(${xParams}, ${outParams}, ${long} n, ${pay} rowLen, ${pay} rowsPerTile, int keyDigits, int rowDigits, int outputs, ${order}) {
   ${tileShared(n)}
   ${counters(n)}

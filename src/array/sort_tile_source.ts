@@ -1,7 +1,6 @@
 /**
  * How a block ranks a tile of keys and indices in shared memory (`sort_source.ts` assembles the
- * kernels): stable 4-bit counting passes (both dialects), and on CUDA a one-step 8-bit rank by warp
- * votes for the downsweep.
+ * kernels): stable 4-bit counting passes (CUDA's Onesweep ranks its own way, `onesweep_source.ts`).
  *
  * @module
  */
@@ -54,8 +53,8 @@ ${unroll}      for (int i = 0; i < CUDENO_ITEMS; i++) {
 }
 
 /**
- * The shared memory of a block that ranks tiles: keys, indices, scratch (the 4-bit passes' counters,
- * or the warps' histograms) and the scan's.
+ * The shared memory of a block that ranks tiles: keys, indices, scratch (the 4-bit passes' counters)
+ * and the scan's.
  */
 export function tileShared(n: Names): string {
   const padded = "CUDENO_PAD(CUDENO_TILE)";
@@ -90,13 +89,10 @@ export function loadTile(n: Names, first: true | string): string {
 }
 
 /**
- * Where each 8-bit digit's run starts and ends in a ranked tile: its own arrays on CUDA, where the
- * warp histograms fill `scratch`; on OpenCL the counters are done with by then, and the two share it.
+ * Where each 8-bit digit's run starts and ends in a ranked tile (OpenCL's downsweep): the counters are
+ * done with by then, and the two share their scratch.
  */
 export function tileBounds(n: Names): string {
-  if (n.cuda) {
-    return `${n.shared(n.u32, "tileFirst", SORT_BLOCK)}\n  ${n.shared(n.u32, "tileEnd", SORT_BLOCK)}`;
-  }
   return `${n.local(n.u32)}tileFirst = scratch;
   ${n.local(n.u32)}tileEnd = scratch + ${SORT_BLOCK};`;
 }
@@ -126,81 +122,4 @@ export function nibbleRank(n: Names): string {
       }
     }
     ${b}`;
-}
-
-/**
- * Ranks a tile by the 8-bit digit at `shift` in one step (CUDA): each warp takes its run of the tile
- * 32 elements at a time (loaded straight from memory, coalesced), finds the lanes holding the same
- * digit with eight ballots, and counts them in its own 256-entry histogram (Adinets and Merrill's
- * warp-level multi-split); a pass over the histograms then gives each warp's offset within each
- * digit and each digit's run in the tile. Padding (past `valid`) votes apart and is not counted.
- */
-export function warpRank(n: Names): string {
-  const { key, pay, long, u32 } = n;
-  return `{
-      const int lane = t & 31, warp = t >> 5;
-      ${u32} *wh = scratch + warp * 256;
-      ${key} keys[CUDENO_ITEMS];
-      ${pay} pays[CUDENO_ITEMS];
-      ${u32} rk[CUDENO_ITEMS];
-#pragma unroll
-      for (int i = 0; i < CUDENO_ITEMS; i++) {
-        const int p = warp * (32 * CUDENO_ITEMS) + i * 32 + lane;
-        keys[i] = 0;
-        pays[i] = 0;
-        if (p < valid) {
-          const ${long} g = start + p;
-          if (stage & 1) {
-            keys[i] = cudeno_key(x[g], kind, inf, desc);
-            pays[i] = (${pay})g;
-          } else {
-            keys[i] = keysIn[g];
-            pays[i] = paysIn[g];
-          }
-        }
-      }
-      for (int j = lane; j < 256; j += 32) wh[j] = 0;
-      __syncwarp();
-      const ${u32} lower = (1u << lane) - 1u;
-#pragma unroll
-      for (int i = 0; i < CUDENO_ITEMS; i++) {
-        const int inTile = warp * (32 * CUDENO_ITEMS) + i * 32 + lane < valid;
-        const ${u32} d = inTile ? cudeno_digit(keys[i], pays[i], fromRow, rowLen, 0, shift, 255u) : 255u;
-        const ${u32} real = __ballot_sync(0xffffffffu, inTile);
-        ${u32} peers = inTile ? real : ~real;
-#pragma unroll
-        for (int bit = 0; bit < 8; bit++) {
-          const ${u32} vote = __ballot_sync(0xffffffffu, (d >> bit) & 1u);
-          peers &= ((d >> bit) & 1u) ? vote : ~vote;
-        }
-        const ${u32} below = __popc(peers & lower);
-        const ${u32} before = wh[d];
-        __syncwarp();
-        if (inTile && below == 0) wh[d] = before + __popc(peers);
-        __syncwarp();
-        rk[i] = (before + below) | (d << 16);
-      }
-      __syncthreads();
-      ${u32} count = 0;
-      for (int w = 0; w < CUDENO_BLOCK / 32; w++) {
-        const ${u32} c = scratch[w * 256 + t];
-        scratch[w * 256 + t] = count;
-        count += c;
-      }
-      ${u32} total;
-      const ${u32} first = cudeno_scan_u(count, &total, scanU);
-      tileFirst[t] = first;
-      tileEnd[t] = first + count;
-      __syncthreads();
-#pragma unroll
-      for (int i = 0; i < CUDENO_ITEMS; i++) {
-        if (warp * (32 * CUDENO_ITEMS) + i * 32 + lane < valid) {
-          const ${u32} d = rk[i] >> 16;
-          const ${u32} r = tileFirst[d] + wh[d] + (rk[i] & 0xffffu);
-          sk[CUDENO_PAD(r)] = keys[i];
-          sp[CUDENO_PAD(r)] = pays[i];
-        }
-      }
-      __syncthreads();
-    }`;
 }
