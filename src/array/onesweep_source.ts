@@ -12,13 +12,10 @@
 import { kernelHead } from "./codegen.ts";
 import { type Names, scanScratch, SORT_BLOCK, type SortVariant } from "./sort_keys_source.ts";
 
-/** The most digit passes of a variant's sort: one per byte of the key, then of the row number. */
+/** The most digit passes of a variant's sort (the histogram's size): one per byte of the key, then of the row number. */
 function maxPasses(v: SortVariant): number {
   return v.width + (v.wide ? 8 : 4);
 }
-
-/** Copies of the histogram a block counts into (warps share them): fewer atomics on one address. */
-const HISTOGRAMS = 2;
 
 /**
  * Elements each thread ranks in a pass: only the ranked words and their places stay in registers (64,
@@ -44,16 +41,14 @@ function histogramSource(v: SortVariant, n: Names): string {
   const { key, pay, off, long, u32 } = n;
   const order = `int kind, ${key} inf, ${key} desc`;
   const H = 8; // elements a thread loads before counting them: loads in flight
-  const size = maxPasses(v) * SORT_BLOCK;
   return `${kernelHead("cuda")} cudeno_sort_histogram(${n.src(n.bits, "x")}, ${long} xOff, ${
     n.dst(off, "totals")
   }, unsigned long long *state, ${long} words, ${long} n, ${pay} rowLen, int keyPasses, int passes, ${order}) {
-  __shared__ ${u32} hists[${HISTOGRAMS * size}];
+  __shared__ ${u32} hist[${maxPasses(v) * SORT_BLOCK}];
   const int t = threadIdx.x;
-  ${u32} *hist = hists + ((t >> 5) % ${HISTOGRAMS}) * ${size};
   x += xOff;
   for (${long} i = (${long})blockIdx.x * ${SORT_BLOCK} + t; i < words; i += (${long})gridDim.x * ${SORT_BLOCK}) state[i] = 0ULL;
-  for (int i = t; i < ${HISTOGRAMS * size}; i += ${SORT_BLOCK}) hists[i] = 0;
+  for (int i = t; i < passes * ${SORT_BLOCK}; i += ${SORT_BLOCK}) hist[i] = 0;
   __syncthreads();
   for (${long} g0 = (${long})blockIdx.x * ${H * SORT_BLOCK}; g0 < n; g0 += (${long})gridDim.x * ${
     H * SORT_BLOCK
@@ -78,9 +73,7 @@ function histogramSource(v: SortVariant, n: Names): string {
   }
   __syncthreads();
   for (int i = t; i < passes * ${SORT_BLOCK}; i += ${SORT_BLOCK}) {
-    ${u32} c = 0u;
-    for (int h = 0; h < ${HISTOGRAMS}; h++) c += hists[h * ${size} + i];
-    if (c != 0u) atomicAdd(&totals[i], (${off})c);
+    if (hist[i] != 0u) atomicAdd(&totals[i], (${off})hist[i]);
   }
 }
 
