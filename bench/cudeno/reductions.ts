@@ -11,7 +11,7 @@ import { chooseDevice } from "../../src/opencl/context.ts";
 import type { BenchRecord } from "../records.ts";
 
 /** Milliseconds per call of `fn`, `repeats` samples (suite.ts's device-event timer). */
-export type EventTimes = (repeats: number, fn: () => void) => number[];
+export type EventTimes = (repeats: number, fn: () => void, batch?: number) => number[];
 
 const SIDE = 8192;
 const N = 2 ** 28;
@@ -72,6 +72,7 @@ export function reductionFigures(
   backend: ga.BackendName,
   emit: (r: BenchRecord) => void,
   eventTimes: EventTimes,
+  batchFor: (fn: () => void) => number,
 ): void {
   if (backend === "opencl" && chooseDevice().type !== "gpu") {
     console.error(`[cudeno] no OpenCL GPU (the OpenCL backend would use ${chooseDevice().name}): skipped`);
@@ -81,7 +82,11 @@ export function reductionFigures(
   const prefix = backend === "cuda" ? "" : "opencl.";
   const scalar = ga.zeros([]), index = ga.zeros([], "int64");
   const sync = () => scalar.backend.synchronize();
-  const time = (fn: () => void) => (backend === "cuda" ? eventTimes(20, fn) : hostTimes(10, fn, sync));
+  // Batches of calls between the events, as every producer of these figures times them: a call takes
+  // well under a millisecond, and the host's time before the first one is not the device's.
+  const time = (
+    fn: () => void,
+  ) => (backend === "cuda" ? eventTimes(20, fn, batchFor(fn)) : hostTimes(10, fn, sync));
   const gbps = (bytes: number, ms: number[]) => ms.map((t) => bytes / (t / 1000) / 1e9);
   const note = (
     text: string,

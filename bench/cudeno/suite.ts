@@ -416,8 +416,8 @@ await section("array", () => {
 
 await section("view", () => viewFigures({ emit, eventTimes, randomFloats }));
 await section("join", () => joinFigures({ emit, eventTimes, randomFloats }));
-await section("reduce", () => reductionFigures("cuda", emit, eventTimes));
-await section("opencl.reduce", () => reductionFigures("opencl", emit, eventTimes));
+await section("reduce", () => reductionFigures("cuda", emit, eventTimes, batchFor));
+await section("opencl.reduce", () => reductionFigures("opencl", emit, eventTimes, batchFor));
 await section("scan", () => scanFigures(emit, eventTimes));
 await section("scan.opencl", () => openclScanFigures(emit));
 await section("fuse", () => fuseFigures(emit, eventTimes, batchFor));

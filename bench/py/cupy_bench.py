@@ -152,7 +152,7 @@ def device_memory(n=1 << 28, reps=20):
 
     ref = float(a.sum(dtype=cp.float64))
     require(abs(float(a.sum()) - ref) <= 1e-4 * abs(ref), "reduce.sum.2^28: sum far from the float64 sum")
-    ms = t.samples(a.sum, reps)
+    ms = t.batched(a.sum, reps)
     record("reduce.sum.2^28", "GB/s", "higher", [gbps(nbytes, m) for m in ms], "a.sum(), float32")
 
 
@@ -166,7 +166,7 @@ def reductions(side=8192, n=1 << 28, reps=20):
         cp.sum(x, axis=axis, out=out)
         ref = x.astype(cp.float64).sum(axis=axis)
         require(bool(cp.allclose(out, ref, rtol=1e-4, atol=1e-3)), f"reduce.sum.axis{axis}: sums differ")
-        ms = t.samples(partial(cp.sum, x, axis=axis, out=out), reps)
+        ms = t.batched(partial(cp.sum, x, axis=axis, out=out), reps)
         note = f"cupy.sum(x, axis={axis}, out=o), float32; bytes read"
         record(f"reduce.sum.axis{axis}.{side}x{side}", "GB/s", "higher", [gbps(nbytes, m) for m in ms], note)
 
@@ -180,7 +180,7 @@ def reductions(side=8192, n=1 << 28, reps=20):
     ref = cp.exp(rows - rows.max(axis=1, keepdims=True))
     ref /= ref.sum(axis=1, keepdims=True)
     require(bool(cp.allclose(p[:4], ref, rtol=1e-5, atol=1e-9)), "softmax.rows: values differ")
-    ms = t.samples(partial(softmax, x), reps)
+    ms = t.batched(partial(softmax, x), reps)
     note = "exp(x - max) / sum, composed of CuPy calls (CuPy has no softmax), float32; bytes read + written once"
     record(f"softmax.rows.{side}x{side}", "GB/s", "higher", [gbps(2 * nbytes, m) for m in ms], note)
     del x, p
@@ -189,7 +189,7 @@ def reductions(side=8192, n=1 << 28, reps=20):
     i = int(cp.argmax(a))
     top = a.max()
     require(bool(a[i] == top) and not bool((a[:i] == top).any()), "reduce.argmax.2^28: not the first maximum")
-    ms = t.samples(partial(cp.argmax, a), reps)
+    ms = t.batched(partial(cp.argmax, a), reps)
     record("reduce.argmax.2^28", "GB/s", "higher", [gbps(n * 4, m) for m in ms], "cupy.argmax(a), float32")
 def scan(n=1 << 28, reps=20):
     # ±1 values: every prefix is an integer far below 2^24, exact in float32 in any order of addition.

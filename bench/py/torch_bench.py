@@ -41,7 +41,7 @@ def device_memory(n=1 << 28, reps=20):
 
     ref = a.sum(dtype=torch.float64).item()
     require(abs(a.sum().item() - ref) <= 1e-4 * abs(ref), "reduce.sum.2^28: sum far from the float64 sum")
-    ms = t.samples(a.sum, reps)
+    ms = t.batched(a.sum, reps)
     record("reduce.sum.2^28", "GB/s", "higher", [gbps(nbytes, m) for m in ms], "a.sum(), float32")
 
 
@@ -56,13 +56,13 @@ def reductions(side=8192, n=1 << 28, reps=20):
         torch.sum(x, dim=axis, out=out)
         ref = x.double().sum(dim=axis)
         require(torch.allclose(out.double(), ref, rtol=1e-4, atol=1e-3), f"reduce.sum.axis{axis}: sums differ")
-        ms = t.samples(partial(torch.sum, x, dim=axis, out=out), reps)
+        ms = t.batched(partial(torch.sum, x, dim=axis, out=out), reps)
         note = f"torch.sum(x, dim={axis}, out=o), float32; bytes read"
         record(f"reduce.sum.axis{axis}.{side}x{side}", "GB/s", "higher", [gbps(nbytes, m) for m in ms], note)
     p = torch.softmax(x, dim=1)
     ref = torch.softmax(x[:4].double(), dim=1)
     require(torch.allclose(p[:4].double(), ref, rtol=1e-5, atol=1e-9), "softmax.rows: values differ")
-    ms = t.samples(partial(torch.softmax, x, 1), reps)
+    ms = t.batched(partial(torch.softmax, x, 1), reps)
     note = "torch.softmax(x, dim=1), float32; bytes read + written"
     record(f"softmax.rows.{side}x{side}", "GB/s", "higher", [gbps(2 * nbytes, m) for m in ms], note)
     del x, p
@@ -70,7 +70,7 @@ def reductions(side=8192, n=1 << 28, reps=20):
     i = int(torch.argmax(a))
     top = a.max()
     require(bool(a[i] == top) and not bool((a[:i] == top).any()), "reduce.argmax.2^28: not the first maximum")
-    ms = t.samples(partial(torch.argmax, a), reps)
+    ms = t.batched(partial(torch.argmax, a), reps)
     record("reduce.argmax.2^28", "GB/s", "higher", [gbps(n * 4, m) for m in ms], "torch.argmax(a), float32")
 def scan(n=1 << 28, reps=20):
     gen = torch.Generator(device=DEVICE).manual_seed(43)
