@@ -10,7 +10,7 @@ import { libnvrtc, libnvrtcCompile } from "../../ffi/nvrtc.ts";
 import { cudaToolkitDirs } from "../../ffi/load.ts";
 import { type CacheSource, CompileCache } from "../kernel/cache.ts";
 import { requireContext } from "./context.ts";
-import { parseKernels } from "../kernel/signature.ts";
+import { type KernelSignature, parseKernels } from "../kernel/signature.ts";
 
 /** Options for {@link compile} and `SourceModule`. */
 export interface CompileOptions {
@@ -212,11 +212,19 @@ export interface CompiledCode {
   readonly source: string;
   /** Mangled names of the requested name expressions, by expression. */
   readonly loweredNames: Readonly<Record<string, string>>;
+  /**
+   * The kernels declared in the source as given (what launches pack arguments by), kept in the disk
+   * cache beside the image so that a new process does not parse the source again; undefined when the
+   * declarations do not parse (a {@link SourceModule} then reports that).
+   */
+  readonly signatures?: readonly KernelSignature[];
 }
 
 const cubins = new CompileCache("cuda");
 
 interface Prepared {
+  /** The source as given, and as compiled (wrapped). */
+  readonly original: string;
   readonly source: string;
   readonly options: string[];
   readonly kind: "cubin" | "ptx";
@@ -266,7 +274,16 @@ function prepareNew(source: string, opts: CompileOptions, arch: string): Prepare
     `nvrtc ${major}.${minor}`,
   );
   const name = opts.name ?? "kernel.cu";
-  return { source: wrapped, options, kind, key, useCache: opts.cache !== false, name, expressions };
+  return {
+    original: source,
+    source: wrapped,
+    options,
+    kind,
+    key,
+    useCache: opts.cache !== false,
+    name,
+    expressions,
+  };
 }
 
 function createProgram(p: Prepared): BigUint64Array {
@@ -293,9 +310,15 @@ function loweredNames(handle: Deno.PointerObject, expressions: readonly string[]
   return out;
 }
 
-/** Cache payload: a 4-byte length, the lowered names as JSON, then the image. */
-function pack(image: Uint8Array, names: Record<string, string>): Uint8Array {
-  const json = encoder.encode(JSON.stringify(names));
+/** What a cache payload holds beside the image. */
+interface Described {
+  readonly names: Readonly<Record<string, string>>;
+  readonly signatures?: readonly KernelSignature[];
+}
+
+/** Cache payload: a 4-byte length, the lowered names and signatures as JSON, then the image. */
+function pack(image: Uint8Array, described: Described): Uint8Array {
+  const json = encoder.encode(JSON.stringify(described));
   const out = new Uint8Array(4 + json.length + image.length);
   new DataView(out.buffer).setUint32(0, json.length, true);
   out.set(json, 4);
@@ -303,13 +326,23 @@ function pack(image: Uint8Array, names: Record<string, string>): Uint8Array {
   return out;
 }
 
-function unpack(payload: Uint8Array): { image: Uint8Array; names: Record<string, string> } | undefined {
+function unpack(payload: Uint8Array): { image: Uint8Array; described: Described } | undefined {
   if (payload.length < 4) return undefined;
   const length = new DataView(payload.buffer, payload.byteOffset).getUint32(0, true);
   if (4 + length > payload.length) return undefined;
   try {
-    const names = JSON.parse(decoder.decode(payload.subarray(4, 4 + length)));
-    return { image: payload.subarray(4 + length), names };
+    const described = JSON.parse(decoder.decode(payload.subarray(4, 4 + length)));
+    if (typeof described?.names !== "object" || described.names === null) return undefined;
+    return { image: payload.subarray(4 + length), described };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The kernels `source` declares, or undefined when a declaration does not parse. */
+function signaturesIn(source: string): readonly KernelSignature[] | undefined {
+  try {
+    return parseKernels(source, "cuda");
   } catch {
     return undefined;
   }
@@ -343,15 +376,16 @@ function finish(prog: BigUint64Array, code: number, p: Prepared): CompiledCode {
       check(lib.nvrtcGetPTX(handle, image), "nvrtcGetPTX");
     }
     const names = loweredNames(handle, p.expressions);
-    if (p.useCache) cubins.put(p.key, pack(image, names));
-    return { image, kind: p.kind, log, cache: "none", source: p.source, loweredNames: names };
+    const signatures = signaturesIn(p.original);
+    if (p.useCache) cubins.put(p.key, pack(image, { names, signatures }));
+    return { image, kind: p.kind, log, cache: "none", source: p.source, loweredNames: names, signatures };
   } finally {
     lib.nvrtcDestroyProgram(prog);
   }
 }
 
 /** Unpacked cache payloads, so a memory hit parses its names once. */
-const unpacked = new WeakMap<Uint8Array, { image: Uint8Array; names: Record<string, string> }>();
+const unpacked = new WeakMap<Uint8Array, { image: Uint8Array; described: Described }>();
 
 function cached(p: Prepared): CompiledCode | undefined {
   if (!p.useCache) return undefined;
@@ -360,7 +394,11 @@ function cached(p: Prepared): CompiledCode | undefined {
   if (hit !== undefined && entry === undefined) {
     entry = unpack(hit.payload);
     if (entry !== undefined) {
-      unpacked.set(hit.payload, entry = { image: entry.image, names: Object.freeze(entry.names) });
+      const { names, signatures } = entry.described;
+      unpacked.set(
+        hit.payload,
+        entry = { image: entry.image, described: { names: Object.freeze(names), signatures } },
+      );
     }
   }
   if (hit === undefined || entry === undefined) return undefined;
@@ -370,7 +408,8 @@ function cached(p: Prepared): CompiledCode | undefined {
     log: "",
     cache: hit.source,
     source: p.source,
-    loweredNames: entry.names,
+    loweredNames: entry.described.names,
+    signatures: entry.described.signatures,
   };
 }
 

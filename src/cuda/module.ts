@@ -102,19 +102,28 @@ export class Module {
   #unloaded = false;
 
   /**
-   * Loads `image` (a cubin, fatbin or NUL-terminated PTX) into the current context. `source`, when
-   * given, supplies the kernels' signatures; otherwise pass each one to {@link getFunction}.
+   * Loads `image` (a cubin, fatbin or NUL-terminated PTX) into the current context. `signatures`
+   * (the compile cache keeps them) or else `source`, when given, supply the kernels' signatures;
+   * otherwise pass each one to {@link getFunction}.
    *
    * @throws {CudaError} with the JIT's log when the image does not load.
    */
   constructor(
     image: Uint8Array,
-    options: { source?: string; loweredNames?: Readonly<Record<string, string>> } = {},
+    options: {
+      source?: string;
+      loweredNames?: Readonly<Record<string, string>>;
+      signatures?: readonly KernelSignature[];
+    } = {},
   ) {
     const ctx = requireContext("cuModuleLoadDataEx");
     this.#held = new Owned(loadImage(image), ctx);
     modules.registry.register(this, this.#held, this);
-    this.#signatures = options.source === undefined ? NO_SIGNATURES : signaturesOf(options.source);
+    this.#signatures = options.signatures !== undefined
+      ? new Map(options.signatures.map((k) => [k.name, k]))
+      : options.source === undefined
+      ? NO_SIGNATURES
+      : signaturesOf(options.source);
     this.#lowered = options.loweredNames ?? {};
   }
 
@@ -258,7 +267,7 @@ export class SourceModule extends Module {
    */
   constructor(source: string, options: CompileOptions = {}, compiled?: CompiledCode) {
     const code = compiled ?? compile(source, options);
-    super(code.image, { source, loweredNames: code.loweredNames });
+    super(code.image, { source, loweredNames: code.loweredNames, signatures: code.signatures });
     this.source = source;
     this.log = code.log;
     this.cache = code.cache;

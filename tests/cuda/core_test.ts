@@ -196,30 +196,44 @@ cudaTest("Module() of an image the driver rejects throws CudaError carrying the 
   assert.equal(good.getFunction("after_bad", "int *x").kernelName, "after_bad");
 });
 
-cudaTest("SourceModule loads from the disk cache in a second process without compiling", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "cudeno-cuda-cache-" });
-  const script = `import * as cuda from "${new URL("../../src/cuda/mod.ts", import.meta.url).href}";
+cudaTest(
+  "SourceModule loads from the disk cache in a second process without compiling, signatures included",
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "cudeno-cuda-cache-" });
+    const name = `cached_kernel_${Date.now()}`;
+    const source = `__global__ void ${name}(float *x, int v) { x[0] = v; }`;
+    const script = `import * as cuda from "${new URL("../../src/cuda/mod.ts", import.meta.url).href}";
     cuda.useDevice(0);
     const t = performance.now();
-    const m = new cuda.SourceModule("__global__ void cached_kernel_${Date.now()}(float *x) { x[0] = 42; }");
-    console.log(JSON.stringify({ cache: m.cache, ms: performance.now() - t }));`;
-  const run = async () => {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["eval", script],
-      env: { CUDENO_CACHE_DIR: dir },
-      stdout: "piped",
-      stderr: "inherit",
-    }).output();
-    assert.equal(out.code, 0);
-    return JSON.parse(new TextDecoder().decode(out.stdout));
-  };
-  try {
-    assert.equal((await run()).cache, "none");
-    assert.equal((await run()).cache, "disk");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+    const m = new cuda.SourceModule(${JSON.stringify(source)});
+    const ms = performance.now() - t;
+    const x = new Float32Array(1);
+    m.getFunction(${JSON.stringify(name)})(cuda.Out(x), 42, { block: 1 });
+    const params = cuda.compile(${JSON.stringify(source)}).signatures?.[0]?.params.map((p) => p.text);
+    console.log(JSON.stringify({ cache: m.cache, ms, value: x[0], params }));`;
+    const run = async () => {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["eval", script],
+        env: { CUDENO_CACHE_DIR: dir },
+        stdout: "piped",
+        stderr: "inherit",
+      }).output();
+      assert.equal(out.code, 0);
+      return JSON.parse(new TextDecoder().decode(out.stdout));
+    };
+    try {
+      const first = await run(), second = await run();
+      assert.equal(first.cache, "none");
+      assert.equal(second.cache, "disk");
+      for (const r of [first, second]) {
+        assert.equal(r.value, 42);
+        assert.deepEqual(r.params, ["float *", "int"]);
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
 
 cudaTest(
   "SourceModule.compile() compiles on a worker thread and the memory cache answers a repeat",

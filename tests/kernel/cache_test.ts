@@ -36,7 +36,7 @@ Deno.test("CompileCache serves a second cache object from disk", () => {
   });
 });
 
-Deno.test("CompileCache recompiles a truncated or tampered entry instead of loading it", () => {
+Deno.test("CompileCache recompiles a truncated or damaged entry instead of loading it", () => {
   withCacheDir((dir) => {
     const key = CompileCache.key("src2");
     new CompileCache("t").put(key, new Uint8Array([9, 9, 9, 9]));
