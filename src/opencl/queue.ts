@@ -17,6 +17,19 @@ const CL_QUEUE_PROFILING_ENABLE = 2n;
 const queues = safeRegistry<Deno.PointerObject>((handle) => libopencl.get().clReleaseCommandQueue(handle));
 
 /**
+ * Queues with commands still reading or writing host arrays. When the process exits (normally or by an
+ * uncaught error) they are finished first: a copy left running into a typed array whose memory the
+ * runtime is tearing down crashed the process.
+ */
+const holding = new Set<CommandQueue>();
+let finishesAtExit = false;
+
+function finishHoldingQueues(): void {
+  for (const q of holding) quietly(() => libopencl.get().clFinish(q.unsafeHandle));
+  holding.clear();
+}
+
+/**
  * What records a queue's kernel launches instead of queueing them, while `cl.capture()` runs (a
  * command buffer).
  */
@@ -153,12 +166,21 @@ export class CommandQueue {
   /** Keeps `value` (a host array a queued command reads or writes) alive until command `sequence` is done. */
   hold(sequence: number, value: unknown): void {
     this.#held.push({ sequence, value });
+    holding.add(this);
+    if (!finishesAtExit) {
+      finishesAtExit = true;
+      // "unload" comes on a normal exit; an uncaught error or rejection ends the process without it.
+      for (const type of ["unload", "error", "unhandledrejection"]) {
+        globalThis.addEventListener(type, finishHoldingQueues);
+      }
+    }
   }
 
   /** Drops the holds of commands up to `sequence` (the queue is in order, so all earlier ones are done too). */
   completedThrough(sequence: number): void {
     if (this.#held.length === 0) return;
     this.#held = this.#held.filter((h) => h.sequence > sequence);
+    if (this.#held.length === 0) holding.delete(this);
   }
 
   /** Blocks until every queued command has finished (`clFinish`). */
@@ -166,6 +188,7 @@ export class CommandQueue {
     this.#refuseWhileRecording("finish the queue");
     checkCL(libopencl.get().clFinish(this.unsafeHandle), "clFinish");
     this.#held.length = 0;
+    holding.delete(this);
   }
 
   /** Sends queued commands to the device without waiting (`clFlush`). */
