@@ -3,8 +3,8 @@
  * (its last axis) with the kernels of `sort_source.ts`, writing the sorted values, the indices within
  * the row, or both. Rows that fit a tile sort in one launch, a block per tile; longer rows go through
  * LSD passes over the whole array, one per 8-bit digit of the key and then of the row number (on CUDA,
- * one Onesweep kernel a pass after a histogram of every pass's digits, with tiles of their own size). Its ping-pong buffers are kept per
- * backend and grow to the largest sort.
+ * one Onesweep kernel a pass after a histogram of every pass's digits, with tiles of their own size).
+ * Its ping-pong buffers are kept per stream and grow to the largest sort.
  *
  * @module
  */
@@ -16,6 +16,7 @@ import { fill } from "./assign.ts";
 import { SORT_BLOCK, sortTile, type SortVariant } from "./sort_keys_source.ts";
 import { sortSource } from "./sort_source.ts";
 import { onesweepTile } from "./onesweep_source.ts";
+import { scratchOwner } from "./stream.ts";
 
 /** Limits of the sort's launches (tests lower them to reach large arrays' paths with small ones). */
 export const sortLimits = {
@@ -68,12 +69,16 @@ export function sortKernel(backend: Backend, v: SortVariant, name: string): Back
   }));
 }
 
-const scratch = new WeakMap<Backend, Map<string, GPUArray>>();
+const scratch = new WeakMap<object, Map<string, GPUArray>>();
 
-/** A buffer of at least `bytes` for `role`, kept per backend for the next sort; its first `bytes` zeroed if asked. */
+/**
+ * A buffer of at least `bytes` for `role`, kept per stream (`scratchOwner`) for the next sort there; its
+ * first `bytes` zeroed if asked.
+ */
 export function scratchBuffer(backend: Backend, role: string, bytes: number, zeroed = false): BackendBuffer {
-  let kept = scratch.get(backend);
-  if (kept === undefined) scratch.set(backend, kept = new Map());
+  const owner = scratchOwner(backend);
+  let kept = scratch.get(owner);
+  if (kept === undefined) scratch.set(owner, kept = new Map());
   let s = kept.get(role);
   if (s === undefined || s.freed || s.nbytes < bytes) {
     s?.free();

@@ -18,6 +18,7 @@ import { coalesceInOrder, copyInto } from "./loop.ts";
 import { fill } from "./assign.ts";
 import { binary, outputFor } from "./ufunc.ts";
 import { moveaxis, ravel, reshape } from "./views.ts";
+import { scratchOwner } from "./stream.ts";
 import { SCAN_BLOCK, type ScanKernel, type ScanPlan, scanSource, tileSize } from "./scan_source.ts";
 
 /** What a scan computes: the operation, the accumulator's and the output's dtypes, and what it scans. */
@@ -82,16 +83,17 @@ interface LookbackState {
 }
 
 /**
- * Each device's look-back states: one for 4-byte accumulators (a status and its total in one word)
- * and one for 8-byte ones (flags, then totals): a state read in the other layout would misread a
- * total as a flag.
+ * Each stream's look-back states (`scratchOwner`: scans on two streams at once would number each
+ * other's tiles): one for 4-byte accumulators (a status and its total in one word) and one for 8-byte
+ * ones (flags, then totals): a state read in the other layout would misread a total as a flag.
  */
-const lookbackStates = new WeakMap<Backend, Map<number, LookbackState>>();
+const lookbackStates = new WeakMap<object, Map<number, LookbackState>>();
 
 /** The look-back state for a launch of `tiles` tiles of `acc` totals, its epoch advanced (see `scan_source.ts`). */
 function lookbackState(backend: Backend, acc: DType, tiles: number): LookbackState {
-  let states = lookbackStates.get(backend);
-  if (states === undefined) lookbackStates.set(backend, states = new Map());
+  const owner = scratchOwner(backend);
+  let states = lookbackStates.get(owner);
+  if (states === undefined) lookbackStates.set(owner, states = new Map());
   const size = DTYPES[acc].size;
   let state = states.get(size);
   if (state === undefined || state.array.freed || state.cap < tiles) {

@@ -10,6 +10,7 @@
 
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Stream } from "../cuda/stream.ts";
+import type { Backend } from "./backend.ts";
 
 /** A `withStream()` call's stream; `useStream()` inside it changes the stream until the call returns. */
 interface Scope {
@@ -60,6 +61,15 @@ export function currentStream(): Stream | undefined {
   if (!scoped) return outside;
   const scope = scopes.getStore();
   return scope === undefined ? outside : scope.stream;
+}
+
+/**
+ * What scratch memory kept between launches (a sort's buffers, a scan's look-back state) is kept
+ * under: the current CUDA stream, so that work queued on two streams at once never shares it, or
+ * `backend` itself for its default stream and on OpenCL.
+ */
+export function scratchOwner(backend: Backend): object {
+  return backend.dialect === "cuda" ? currentStream() ?? backend : backend;
 }
 
 /**

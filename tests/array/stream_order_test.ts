@@ -141,3 +141,36 @@ cudaTest("a JIT launch without a stream goes to the current stream; one naming a
   assertValues(a.get(), a0.map((v) => v + 3), "a after the stream ran");
   assertValues(b.get(), a0.map((v) => v + 5), "b after the stream ran");
 });
+
+/** `n` float32 values in a scrambled order, all different (so the sorted order is the only one). */
+function scrambled(n: number): Float32Array {
+  return Float32Array.from({ length: n }, (_, i) => ((i * 7919) % n) - n / 2);
+}
+
+cudaTest(
+  "sorts and cumsums queued on a held stream and run on another meanwhile keep their scratch apart, and both match the host reference",
+  () => {
+    using held = new HeldStream();
+    const other = new cuda.Stream({ nonBlocking: true });
+    // The second sort is larger, so shared buffers would have grown (and been freed) under the first.
+    const hostA = scrambled(100_000), hostB = scrambled(300_000);
+    const rampA = ramp(200_000), rampB = ramp(400_000, 1);
+    const a = ga.toGpu(hostA), b = ga.toGpu(hostB);
+    const ra = ga.toGpu(rampA), rb = ga.toGpu(rampB);
+    cuda.synchronize();
+    held.hold();
+    const [sortedA, sumsA] = ga.withStream(held.stream, () => [ga.sort(a), ga.cumsum(ra)]);
+    const [sortedB, sumsB] = ga.withStream(other, () => [ga.sort(b), ga.cumsum(rb)]);
+    other.synchronize();
+    const prefix = (xs: Float32Array) => {
+      let s = 0;
+      return xs.map((v) => (s += v));
+    };
+    assertValues(sortedB.get(), hostB.slice().sort(), "the sort on the other stream");
+    assertValues(sumsB.get(), prefix(rampB), "the cumsum on the other stream");
+    held.release();
+    assertValues(sortedA.get(), hostA.slice().sort(), "the sort on the held stream");
+    assertValues(sumsA.get(), prefix(rampA), "the cumsum on the held stream");
+    other.destroy();
+  },
+);
