@@ -9,9 +9,9 @@
  * memory (`sort_tile_source.ts`) and writes it out in digit order, so each digit's run is written
  * contiguously. On CUDA one kernel counts every pass's digits up front and each pass is then a single
  * kernel whose blocks find their offsets by a decoupled look-back (Onesweep, `onesweep_source.ts`).
- * Each element carries its flat index, which gives argsort's result, the row of
- * a segmented sort (rows sort as the most significant digits) and, for floats, the original bits of a
- * zero or NaN (their keys are shared). Rows no longer than a tile are sorted whole in one block.
+ * Each element carries its flat index, which gives argsort's result, the row of a segmented sort (rows
+ * sort as the most significant digits) and, for floats, the original bits of a zero or NaN (their keys
+ * are shared). Rows no longer than a tile are sorted whole in one block.
  *
  * @module
  */
