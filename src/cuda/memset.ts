@@ -27,6 +27,24 @@ function memsetArgs(dst: DeviceTarget, value: number, count: number, width: Mems
   return d.ptr;
 }
 
+/** The driver's calls for each width: at once, and queued on a stream. */
+const CALLS = {
+  8: ["cuMemsetD8_v2", "cuMemsetD8Async"],
+  16: ["cuMemsetD16_v2", "cuMemsetD16Async"],
+  32: ["cuMemsetD32_v2", "cuMemsetD32Async"],
+} as const;
+
+/** What memsetD8/D16/D32 share: the capture check, the argument checks and the driver call. */
+function memset(width: MemsetWidth, dst: DeviceTarget, value: number, count: number, stream?: Stream): void {
+  if (stream === undefined) {
+    refuseWhileCapturing(`set memory with memsetD${width}() and no stream`, SET_ON_STREAM);
+  }
+  const ptr = memsetArgs(dst, value, count, width);
+  const [now, queued] = CALLS[width];
+  if (stream === undefined) checkCuda(driver()[now](ptr, value, BigInt(count)), now);
+  else checkCuda(driver()[queued](ptr, value, BigInt(count), stream.unsafeHandle), queued);
+}
+
 /**
  * Sets `count` bytes to `value` (PyCUDA's `memset_d8`); with a stream, queues it there.
  *
@@ -39,10 +57,7 @@ function memsetArgs(dst: DeviceTarget, value: number, count: number, width: Mems
  * ```
  */
 export function memsetD8(dst: DeviceTarget, value: number, count: number, stream?: Stream): void {
-  if (stream === undefined) refuseWhileCapturing("set memory with memsetD8() and no stream", SET_ON_STREAM);
-  const ptr = memsetArgs(dst, value, count, 8);
-  if (stream === undefined) checkCuda(driver().cuMemsetD8_v2(ptr, value, BigInt(count)), "cuMemsetD8_v2");
-  else checkCuda(driver().cuMemsetD8Async(ptr, value, BigInt(count), stream.unsafeHandle), "cuMemsetD8Async");
+  memset(8, dst, value, count, stream);
 }
 
 /**
@@ -57,13 +72,7 @@ export function memsetD8(dst: DeviceTarget, value: number, count: number, stream
  * ```
  */
 export function memsetD16(dst: DeviceTarget, value: number, count: number, stream?: Stream): void {
-  if (stream === undefined) refuseWhileCapturing("set memory with memsetD16() and no stream", SET_ON_STREAM);
-  const ptr = memsetArgs(dst, value, count, 16);
-  if (stream === undefined) checkCuda(driver().cuMemsetD16_v2(ptr, value, BigInt(count)), "cuMemsetD16_v2");
-  else {checkCuda(
-      driver().cuMemsetD16Async(ptr, value, BigInt(count), stream.unsafeHandle),
-      "cuMemsetD16Async",
-    );}
+  memset(16, dst, value, count, stream);
 }
 
 /**
@@ -78,11 +87,5 @@ export function memsetD16(dst: DeviceTarget, value: number, count: number, strea
  * ```
  */
 export function memsetD32(dst: DeviceTarget, value: number, count: number, stream?: Stream): void {
-  if (stream === undefined) refuseWhileCapturing("set memory with memsetD32() and no stream", SET_ON_STREAM);
-  const ptr = memsetArgs(dst, value, count, 32);
-  if (stream === undefined) checkCuda(driver().cuMemsetD32_v2(ptr, value, BigInt(count)), "cuMemsetD32_v2");
-  else {checkCuda(
-      driver().cuMemsetD32Async(ptr, value, BigInt(count), stream.unsafeHandle),
-      "cuMemsetD32Async",
-    );}
+  memset(32, dst, value, count, stream);
 }
