@@ -4,7 +4,7 @@
  * the row, or both. Rows that fit a tile sort in one launch, a block per tile; longer rows go through
  * LSD passes over the whole array, one per 8-bit digit of the key and then of the row number (on CUDA,
  * one Onesweep kernel a pass after a histogram of every pass's digits, with tiles of their own size).
- * Its ping-pong buffers are kept per stream and grow to the largest sort.
+ * Its ping-pong buffers are kept per stream and grow to the largest sort (`SortScratch`).
  *
  * @module
  */
@@ -69,27 +69,51 @@ export function sortKernel(backend: Backend, v: SortVariant, name: string): Back
   }));
 }
 
-const scratch = new WeakMap<object, Map<string, GPUArray>>();
+const kept = new WeakMap<object, Map<string, GPUArray>>();
 
 /**
- * A buffer of at least `bytes` for `role`, kept per stream (`scratchOwner`) for the next sort there; its
- * first `bytes` zeroed if asked.
+ * The scratch memory of one sort (or `unique`), disposed of once its launches are queued. Between
+ * calls its buffers are kept per stream (`scratchOwner`) and grow to the largest call; while the
+ * stream is capturing they are the graph's own: taken for this call and given back at its end, in the
+ * graph (memory nodes), so that a replay never uses buffers a later call has replaced.
  */
-export function scratchBuffer(backend: Backend, role: string, bytes: number, zeroed = false): BackendBuffer {
-  const owner = scratchOwner(backend);
-  let kept = scratch.get(owner);
-  if (kept === undefined) scratch.set(owner, kept = new Map());
-  let s = kept.get(role);
-  if (s === undefined || s.freed || s.nbytes < bytes) {
-    s?.free();
-    s = new GPUArray(backend, Math.ceil(Math.max(bytes, 4096) / 4), "uint32");
-    kept.set(role, s);
+export class SortScratch {
+  readonly #backend: Backend;
+  readonly #kept: Map<string, GPUArray> | undefined;
+  readonly #taken: GPUArray[] = [];
+
+  constructor(backend: Backend) {
+    this.#backend = backend;
+    const owner = scratchOwner(backend);
+    if (owner !== undefined) {
+      this.#kept = kept.get(owner);
+      if (this.#kept === undefined) kept.set(owner, this.#kept = new Map());
+    }
   }
-  if (zeroed) {
-    using head = s.slice([0, Math.ceil(bytes / 4)]);
-    fill(head, 0);
+
+  /** A buffer of at least `bytes` for `role`, its first `bytes` zeroed if asked. */
+  buffer(role: string, bytes: number, zeroed = false): BackendBuffer {
+    const words = Math.ceil(Math.max(bytes, 4096) / 4);
+    let s = this.#kept?.get(role);
+    if (this.#kept === undefined) {
+      s = new GPUArray(this.#backend, words, "uint32");
+      this.#taken.push(s);
+    } else if (s === undefined || s.freed || s.nbytes < bytes) {
+      s?.free();
+      s = new GPUArray(this.#backend, words, "uint32");
+      this.#kept.set(role, s);
+    }
+    if (zeroed) {
+      using head = s!.slice([0, Math.ceil(bytes / 4)]);
+      fill(head, 0);
+    }
+    return s!.buffer;
   }
-  return s.buffer;
+
+  /** Gives back the buffers taken for this call alone (in a capture). */
+  [Symbol.dispose](): void {
+    for (const s of this.#taken) s.free();
+  }
 }
 
 /** How an upsweep's or downsweep's blocks share `n` elements: whole tiles each, `sortLimits.maxBlocks` at most. */
@@ -173,8 +197,9 @@ export function sortRows(x: GPUArray, rowLen: number, out: SortOutputs, options:
     };
   };
   const keyBytes = v.width <= 4 ? 4 : 8, payBytes = v.wide ? 8 : 4;
-  const keys = [0, 1].map((i) => scratchBuffer(backend, `keys${i}`, n * keyBytes));
-  const pays = [0, 1].map((i) => scratchBuffer(backend, `pays${i}`, n * payBytes));
+  using scratch = new SortScratch(backend);
+  const keys = [0, 1].map((i) => scratch.buffer(`keys${i}`, n * keyBytes));
+  const pays = [0, 1].map((i) => scratch.buffer(`pays${i}`, n * payBytes));
   // Pass p reads the input (first) or the previous pass's keys and indices, and writes the next ones (or the outputs).
   const io = (p: number) => [
     p === 0 ? x.buffer : keys[(p - 1) % 2]!,
@@ -185,8 +210,8 @@ export function sortRows(x: GPUArray, rowLen: number, out: SortOutputs, options:
   const keyArgs = [order.kind, order.inf, order.desc];
   if (backend.dialect === "cuda") {
     const tiles = Math.ceil(n / onesweepTile(v)), words = 1 + tiles * SORT_BLOCK;
-    const offsets = scratchBuffer(backend, "totals", passes * SORT_BLOCK * payBytes, true);
-    const states = [0, 1].map((i) => scratchBuffer(backend, `state${i}`, 8 * words));
+    const offsets = scratch.buffer("totals", passes * SORT_BLOCK * payBytes, true);
+    const states = [0, 1].map((i) => scratch.buffer(`state${i}`, 8 * words));
     sortKernel(backend, v, "cudeno_sort_histogram").launch(
       { grid: Math.min(Math.ceil(n / (SORT_BLOCK * 64)), 4096), block: SORT_BLOCK },
       [x.buffer, x.offset, offsets, states[0], words, n, rowLen, keyPasses, passes, ...keyArgs],
@@ -216,8 +241,8 @@ export function sortRows(x: GPUArray, rowLen: number, out: SortOutputs, options:
     return;
   }
   const { blocks, tilesPerBlock } = blockShare(n, tile);
-  const counts = scratchBuffer(backend, "counts", SORT_BLOCK * blocks * payBytes);
-  const totals = scratchBuffer(backend, "totals", SORT_BLOCK * payBytes);
+  const counts = scratch.buffer("counts", SORT_BLOCK * blocks * payBytes);
+  const totals = scratch.buffer("totals", SORT_BLOCK * payBytes);
   const count = sortKernel(backend, v, "cudeno_sort_count");
   const scan = sortKernel(backend, v, "cudeno_sort_scan");
   const scatter = sortKernel(backend, v, "cudeno_sort_scatter");

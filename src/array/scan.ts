@@ -89,21 +89,30 @@ interface LookbackState {
  */
 const lookbackStates = new WeakMap<object, Map<number, LookbackState>>();
 
-/** The look-back state for a launch of `tiles` tiles of `acc` totals, its epoch advanced (see `scan_source.ts`). */
-function lookbackState(backend: Backend, acc: DType, tiles: number): LookbackState {
+/** A zeroed look-back state for at least `tiles` tiles of `size`-byte totals. */
+function newState(backend: Backend, size: number, tiles: number): LookbackState {
+  const cap = Math.ceil(tiles / 1024) * 1024;
+  const array = fill(new GPUArray(backend, 8 + (size === 4 ? 8 : 20) * cap, "uint8"), 0);
+  return { array, cap, issued: 0, epoch: 1 };
+}
+
+/**
+ * The look-back state for a launch of `tiles` tiles of `acc` totals, its epoch advanced (see
+ * `scan_source.ts`); undefined while the stream is capturing, where each scan zeroes a state of its own
+ * in the graph, since a replay cannot advance the tile count and epoch the host passes.
+ */
+function lookbackState(backend: Backend, acc: DType, tiles: number): LookbackState | undefined {
   const owner = scratchOwner(backend);
+  if (owner === undefined) return undefined;
   let states = lookbackStates.get(owner);
   if (states === undefined) lookbackStates.set(owner, states = new Map());
   const size = DTYPES[acc].size;
   let state = states.get(size);
   if (state === undefined || state.array.freed || state.cap < tiles) {
     state?.array.free();
-    const cap = Math.ceil(tiles / 1024) * 1024;
-    const array = fill(new GPUArray(backend, 8 + (size === 4 ? 8 : 20) * cap, "uint8"), 0);
-    state = { array, cap, issued: 0, epoch: 0 };
+    state = newState(backend, size, tiles);
     states.set(size, state);
-  }
-  if (++state.epoch >= 2 ** 30) {
+  } else if (++state.epoch >= 2 ** 30) {
     fill(state.array, 0);
     state.issued = 0;
     state.epoch = 1;
@@ -130,7 +139,8 @@ function scanRows(x: ScanInput, req: ScanRequest, out: GPUArray, what: string): 
   const tiles = x.rows * perRow;
   const config = { grid: tiles, block: SCAN_BLOCK };
   if (backend.dialect === "cuda") {
-    const state = lookbackState(backend, req.acc, tiles);
+    const kept = lookbackState(backend, req.acc, tiles);
+    const state = kept ?? newState(backend, DTYPES[req.acc].size, tiles);
     compiled(backend, "lookback", plan).launch(config, [
       ...inputArgs(x),
       out.buffer,
@@ -141,7 +151,8 @@ function scanRows(x: ScanInput, req: ScanRequest, out: GPUArray, what: string): 
       state.issued,
       state.epoch,
     ]);
-    state.issued += tiles;
+    if (kept === undefined) state.array.free(); // in the graph: a free node after the scan
+    else state.issued += tiles;
     return;
   }
   const tail = [out.buffer, x.n, perRow];

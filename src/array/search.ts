@@ -13,7 +13,7 @@ import { reshape, slice } from "./views.ts";
 import { astype } from "./assign.ts";
 import { binary } from "./ufunc.ts";
 import { resultType } from "./dtypes.ts";
-import { blockShare, keyOrder, scratchBuffer, sortKernel, sortRows, variantFor } from "./radix.ts";
+import { blockShare, keyOrder, sortKernel, sortRows, SortScratch, variantFor } from "./radix.ts";
 import { SORT_BLOCK, sortTile, type SortVariant } from "./sort_keys_source.ts";
 import { searchSource } from "./search_source.ts";
 import { checkArray } from "./sorting.ts";
@@ -103,8 +103,9 @@ export function unique<D extends DType>(
   const order = keyOrder(a.dtype, false);
   const { blocks, tilesPerBlock } = blockShare(Math.max(n, 1), sortTile(v));
   const offBytes = v.wide ? 8 : 4;
-  const counts = scratchBuffer(backend, "counts", blocks * offBytes);
-  const totals = scratchBuffer(backend, "totals", SORT_BLOCK * offBytes);
+  using scratch = new SortScratch(backend);
+  const counts = scratch.buffer("counts", blocks * offBytes);
+  const totals = scratch.buffer("totals", SORT_BLOCK * offBytes);
   let runs = 0;
   if (n > 0) {
     searchKernel(backend, v, "cudeno_unique_count").launch(

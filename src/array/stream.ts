@@ -9,6 +9,7 @@
  */
 
 import { AsyncLocalStorage } from "node:async_hooks";
+import { captureOn, capturesInProgress } from "../cuda/capturing.ts";
 import { Stream } from "../cuda/stream.ts";
 import type { Backend } from "./backend.ts";
 
@@ -66,10 +67,15 @@ export function currentStream(): Stream | undefined {
 /**
  * What scratch memory kept between launches (a sort's buffers, a scan's look-back state) is kept
  * under: the current CUDA stream, so that work queued on two streams at once never shares it, or
- * `backend` itself for its default stream and on OpenCL.
+ * `backend` itself for its default stream and on OpenCL. Undefined while the current stream is
+ * capturing: scratch memory is then the graph's own, taken and given back within it, since a replay
+ * must neither use buffers a later call replaces nor depend on counts the host kept.
  */
-export function scratchOwner(backend: Backend): object {
-  return backend.dialect === "cuda" ? currentStream() ?? backend : backend;
+export function scratchOwner(backend: Backend): object | undefined {
+  if (backend.dialect !== "cuda") return backend;
+  const stream = currentStream();
+  if (stream !== undefined && capturesInProgress !== 0 && captureOn(stream) !== undefined) return undefined;
+  return stream ?? backend;
 }
 
 /**
