@@ -6,18 +6,9 @@
  */
 
 import { type DType, DTYPES } from "../../src/kernel/dtype.ts";
-import {
-  cast,
-  floatInfo,
-  fromValues,
-  intRange,
-  kind,
-  Ref,
-  sizeOf,
-  sliceRange,
-  type SliceSpec,
-  type Value,
-} from "./_reference.ts";
+import { fromValues, Ref } from "./_reference.ts";
+import { cast, floatInfo, intRange, kind, type Value } from "./_reference_dtype.ts";
+import { sizeOf, sliceRange, type SliceSpec } from "./_reference_shape.ts";
 
 /** Every dtype, in a fixed order. */
 export const ALL_DTYPES: readonly DType[] = Object.keys(DTYPES) as DType[];

@@ -17,7 +17,9 @@
 import * as ga from "../../src/array/mod.ts";
 import type { DType } from "../../src/kernel/dtype.ts";
 import { tryGetEnv } from "../../ffi/load.ts";
-import { floatInfo, kind, Ref, type Value } from "./_reference.ts";
+import { Ref } from "./_reference.ts";
+import { floatInfo, kind, type Value } from "./_reference_dtype.ts";
+import { unravelIndex } from "./_reference_shape.ts";
 import * as core from "./_reference.ts";
 import * as ufunc from "./_reference_ufunc.ts";
 import * as index from "./_reference_index.ts";
@@ -272,7 +274,7 @@ function difference(
     const w = want.values[k]!, g = got.values[k]!;
     const s = typeof scale === "number" ? scale : scale?.kind === "array" ? Number(scale.values[k]) : 0;
     if (float ? !close(Number(w), Number(g), tol, s, want.dtype) : w !== g) {
-      const at = core.unravelIndex(k, want.shape);
+      const at = unravelIndex(k, want.shape);
       const allowed = float && tol.ulps > 0
         ? ` (tolerance ${bound(Number(w), tol, s, want.dtype).toPrecision(3)})`
         : "";

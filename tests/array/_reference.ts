@@ -5,131 +5,28 @@
  * other operation builds a new C-ordered `Ref` element by element from a function of the index.
  *
  * Values: floats and integers up to 32 bits are numbers, 64-bit integers bigints, bools 0 and 1.
- * This file: element types, NumPy 2 promotion, broadcasting, and the views. Elementwise ufuncs,
- * indexing, reductions, sorting and linear algebra live in the `_reference_*.ts` files beside it.
+ * This file: the array, its views, and the promotion of operands. Element types and the promotion of
+ * dtypes live in `_reference_dtype.ts`, shapes, axes, broadcasting and slices in `_reference_shape.ts`,
+ * and elementwise ufuncs, indexing, reductions, sorting and linear algebra in the other
+ * `_reference_*.ts` files beside it.
  */
 
-import { type DType, DTYPES } from "../../src/kernel/dtype.ts";
+import type { DType } from "../../src/kernel/dtype.ts";
+import { cast, checkFits, resultType, type Scalar, type Value, weakType } from "./_reference_dtype.ts";
+import {
+  axesOf,
+  axisOf,
+  type Index,
+  indices,
+  parseSlice,
+  ravelIndex,
+  sizeOf,
+  sliceRange,
+  type SliceSpec,
+  unravelIndex,
+} from "./_reference_shape.ts";
 
-/** One element: a number, or a bigint for 64-bit integers. */
-export type Value = number | bigint;
-/** A JS scalar operand, weak in promotion (NEP 50). */
-export type Scalar = number | bigint;
-/** A per-axis spec of `slice`: an index, `[start, stop, step?]`, `null` (a new axis) or `"..."`. */
-export type SliceSpec = number | readonly (number | null | undefined)[] | null | "...";
-type Index = readonly number[];
-
-// ---- element types ----------------------------------------------------------------------------
-
-/** The kind of a dtype. */
-export const kind = (d: DType): "float" | "int" | "uint" | "bool" => DTYPES[d].kind;
-/** Bits per element. */
-export const bits = (d: DType): number => DTYPES[d].size * 8;
-/** Whether integers of this dtype are held as bigints. */
-export const isBig = (d: DType): boolean => kind(d) !== "float" && bits(d) === 64;
-
-/** The smallest and largest value of an integer dtype (bool: 0..1). */
-export function intRange(d: DType): [bigint, bigint] {
-  if (kind(d) === "bool") return [0n, 1n];
-  const n = BigInt(bits(d));
-  return kind(d) === "int" ? [-(1n << (n - 1n)), (1n << (n - 1n)) - 1n] : [0n, (1n << n) - 1n];
-}
-
-/** The largest finite value, the smallest normal, and epsilon of a float dtype. */
-export function floatInfo(d: DType): { max: number; tiny: number; eps: number } {
-  switch (d) {
-    case "float16":
-      return { max: 65504, tiny: 2 ** -14, eps: 2 ** -10 };
-    case "bfloat16":
-      return { max: (2 - 2 ** -7) * 2 ** 127, tiny: 2 ** -126, eps: 2 ** -7 };
-    case "float32":
-      return { max: (2 - 2 ** -23) * 2 ** 127, tiny: 2 ** -126, eps: 2 ** -23 };
-    default:
-      return { max: Number.MAX_VALUE, tiny: 2 ** -1022, eps: 2 ** -52 };
-  }
-}
-
-/** Rounds to the nearest integer, ties to even (NumPy's `round`, C's `rint`). */
-export function roundHalfEven(x: number): number {
-  if (!Number.isFinite(x)) return x;
-  const r = Math.round(x);
-  return Math.abs(x - Math.trunc(x)) === 0.5 ? 2 * Math.round(x / 2) : r;
-}
-
-/** Rounds a float64 to bfloat16 once (to nearest, ties to even), as a number. */
-function bf16round(x: number): number {
-  if (!Number.isFinite(x) || x === 0) return x;
-  let e = Math.floor(Math.log2(Math.abs(x)));
-  if (2 ** e > Math.abs(x)) e--; // log2 may round across a power of two
-  if (2 ** (e + 1) <= Math.abs(x)) e++;
-  const ulp = 2 ** (Math.max(e, -126) - 7);
-  const y = roundHalfEven(x / ulp) * ulp;
-  return Math.abs(y) >= 2 ** 128 ? Math.sign(y) * Infinity : y;
-}
-
-/** Rounds a number to a float dtype. */
-export function roundTo(d: DType, x: number): number {
-  if (d === "float32") return Math.fround(x);
-  if (d === "float16") return Math.f16round(x);
-  if (d === "bfloat16") return bf16round(x);
-  return x;
-}
-
-/** Converts a JS value to a dtype the way a C cast (and NumPy's `astype`) does: floats to integers truncate. */
-export function cast(v: Value | boolean, d: DType): Value {
-  if (typeof v === "boolean") v = v ? 1 : 0;
-  const k = kind(d);
-  if (k === "bool") return (typeof v === "bigint" ? v !== 0n : v !== 0) ? 1 : 0;
-  if (k === "float") return roundTo(d, Number(v));
-  if (typeof v === "number" && !Number.isFinite(v)) {
-    throw new RangeError(`Cannot convert ${v} to ${d}: the result is unspecified`);
-  }
-  const b = typeof v === "bigint" ? v : BigInt(Math.trunc(v));
-  const w = k === "int" ? BigInt.asIntN(bits(d), b) : BigInt.asUintN(bits(d), b);
-  return bits(d) === 64 ? w : Number(w);
-}
-
-/** Checks that an integer scalar fits a dtype, as NumPy 2 does for Python integers. */
-export function checkFits(v: Scalar, d: DType, what: string): void {
-  if (kind(d) === "float" || (typeof v === "number" && !Number.isInteger(v))) return;
-  const [lo, hi] = intRange(d);
-  const b = BigInt(v);
-  if (kind(d) !== "bool" && (b < lo || b > hi)) {
-    throw new RangeError(`Cannot ${what}: ${v} is out of ${d}'s range ${lo}..${hi}`);
-  }
-}
-
-// ---- promotion (NumPy 2, NEP 50; bfloat16 as the project ranks it) -----------------------------
-
-const FLOATS: DType[] = ["float16", "bfloat16", "float32", "float64"];
-const SIGNED: DType[] = ["int8", "int16", "int32", "int64"];
-
-/** The dtype NumPy's `result_type` gives for two array dtypes. */
-export function resultType(a: DType, b: DType): DType {
-  if (a === b || kind(b) === "bool") return a;
-  if (kind(a) === "bool") return b;
-  if (kind(a) === "float" || kind(b) === "float") {
-    // An integer dtype promotes to the smallest float that holds it: 8 bits float16, 16 float32, else float64.
-    const asFloat = (d: DType) =>
-      kind(d) === "float"
-        ? d
-        : ({ 8: "float16", 16: "float32" } as Record<number, DType>)[bits(d)] ?? "float64";
-    const [x, y] = [asFloat(a), asFloat(b)];
-    if (x === y) return x;
-    if (bits(x) === 16 && bits(y) === 16) return "float32"; // float16 with bfloat16
-    return FLOATS.indexOf(x) > FLOATS.indexOf(y) ? x : y;
-  }
-  if (kind(a) === kind(b)) return bits(a) >= bits(b) ? a : b;
-  const [s, u] = kind(a) === "int" ? [a, b] : [b, a];
-  if (bits(s) > bits(u)) return s;
-  return bits(u) === 64 ? "float64" : SIGNED[Math.log2(bits(u) / 4)]!;
-}
-
-/** The dtype of an array of `d` combined with a weak JS scalar. */
-export function weakType(d: DType, v: Scalar): DType {
-  if (typeof v === "number" && !Number.isInteger(v)) return kind(d) === "float" ? d : "float64";
-  return kind(d) === "bool" ? "int64" : d;
-}
+// ---- promotion of operands (of dtypes: _reference_dtype.ts) ---------------------------------------
 
 /** The promoted dtype of several operands (arrays and weak scalars; scalars alone: int64 or float64). */
 export function promote(operands: readonly (Ref | Scalar)[]): DType {
@@ -142,98 +39,6 @@ export function promote(operands: readonly (Ref | Scalar)[]): DType {
     : "int64";
   for (const s of scalars) d = weakType(d, s);
   return d;
-}
-
-// ---- shapes and indices -------------------------------------------------------------------------
-
-/** The element count of a shape. */
-export const sizeOf = (shape: Index): number => shape.reduce((a, b) => a * b, 1);
-
-/** Every multi-index of a shape, in C order. */
-export function indices(shape: Index): number[][] {
-  let out: number[][] = [[]];
-  for (const n of shape) {
-    const next: number[][] = [];
-    for (const p of out) for (let k = 0; k < n; k++) next.push([...p, k]);
-    out = next;
-  }
-  return out;
-}
-
-/** The C-order position of a multi-index. */
-export function ravelIndex(index: Index, shape: Index): number {
-  let flat = 0;
-  for (let k = 0; k < shape.length; k++) flat = flat * shape[k]! + index[k]!;
-  return flat;
-}
-
-/** The multi-index of a C-order position. */
-export function unravelIndex(flat: number, shape: Index): number[] {
-  const out = new Array<number>(shape.length);
-  for (let k = shape.length - 1; k >= 0; k--) {
-    out[k] = flat % shape[k]!;
-    flat = Math.floor(flat / shape[k]!);
-  }
-  return out;
-}
-
-/** Normalises an axis (negative from the end) or throws a RangeError. */
-export function axisOf(axis: number, ndim: number, what = "use axis"): number {
-  if (!Number.isInteger(axis) || axis < -ndim || axis >= ndim) {
-    throw new RangeError(`Cannot ${what}: axis ${axis} is out of bounds for ${ndim} dimensions`);
-  }
-  return axis < 0 ? axis + ndim : axis;
-}
-
-/** Normalises a list of distinct axes. */
-export function axesOf(axes: number | readonly number[], ndim: number, what = "use axes"): number[] {
-  const out = (typeof axes === "number" ? [axes] : [...axes]).map((a) => axisOf(a, ndim, what));
-  if (new Set(out).size !== out.length) throw new RangeError(`Cannot ${what}: repeated axis`);
-  return out;
-}
-
-/** NumPy's broadcast shape, or a RangeError. */
-export function broadcastShapes(...shapes: Index[]): number[] {
-  const n = Math.max(0, ...shapes.map((s) => s.length));
-  const out = new Array<number>(n).fill(1);
-  for (const s of shapes) {
-    for (let k = 0; k < s.length; k++) {
-      const o = n - s.length + k, d = s[k]!;
-      if (d !== 1 && out[o] !== 1 && out[o] !== d) {
-        throw new RangeError(`Cannot broadcast shapes [${shapes.map((x) => x.join(", ")).join("] and [")}]`);
-      }
-      if (d !== 1) out[o] = d;
-    }
-  }
-  return out;
-}
-
-/** Python's `slice(start, stop, step).indices(n)`: the first index, the step and the count. */
-export function sliceRange(
-  n: number,
-  start: number | null | undefined,
-  stop: number | null | undefined,
-  step: number | null | undefined,
-): { first: number; step: number; count: number } {
-  const s = step ?? 1;
-  if (s === 0) throw new RangeError("Cannot slice with step 0");
-  const [lower, upper] = s > 0 ? [0, n] : [-1, n - 1];
-  const norm = (v: number | null | undefined, dflt: number) =>
-    v === null || v === undefined ? dflt : v < 0 ? Math.max(v + n, lower) : Math.min(v, upper);
-  const a = norm(start, s > 0 ? lower : upper), b = norm(stop, s > 0 ? upper : lower);
-  const count = s > 0 ? Math.max(0, Math.ceil((b - a) / s)) : Math.max(0, Math.ceil((a - b) / -s));
-  return { first: a, step: s, count };
-}
-
-/** Parses the string form of `slice` (`"1:3, ::2, None, ..., -1"`). */
-export function parseSlice(text: string): SliceSpec[] {
-  const int = (t: string) => (t.trim() === "" ? null : Number.parseInt(t.trim(), 10));
-  return text.split(",").map((part) => {
-    const p = part.trim();
-    if (p === "None") return null;
-    if (p === "...") return "...";
-    return p.includes(":") ? p.split(":").map(int) : Number.parseInt(p, 10);
-  });
 }
 
 // ---- the array ------------------------------------------------------------------------------------

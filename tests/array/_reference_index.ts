@@ -5,19 +5,9 @@
  */
 
 import type { DType } from "../../src/kernel/dtype.ts";
-import {
-  axisOf,
-  cast,
-  checkFits,
-  fromFn,
-  fromValues,
-  indices,
-  kind,
-  promote,
-  Ref,
-  type Scalar,
-  type Value,
-} from "./_reference.ts";
+import { fromFn, fromValues, promote, Ref } from "./_reference.ts";
+import { cast, checkFits, kind, type Scalar, type Value } from "./_reference_dtype.ts";
+import { axisOf, indices } from "./_reference_shape.ts";
 
 const truthy = (v: Value) => v !== 0 && v !== 0n;
 

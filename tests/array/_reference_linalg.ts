@@ -6,18 +6,9 @@
  */
 
 import type { DType } from "../../src/kernel/dtype.ts";
-import {
-  axesOf,
-  broadcastShapes,
-  cast,
-  fromFn,
-  indices,
-  isBig,
-  kind,
-  type Ref,
-  resultType,
-  type Value,
-} from "./_reference.ts";
+import { fromFn, type Ref } from "./_reference.ts";
+import { cast, isBig, kind, resultType, type Value } from "./_reference_dtype.ts";
+import { axesOf, broadcastShapes, indices } from "./_reference_shape.ts";
 import { mul } from "./_reference_ufunc.ts";
 import { type Host, sum } from "./_reference_reduce.ts";
 

@@ -7,19 +7,9 @@
  */
 
 import type { DType } from "../../src/kernel/dtype.ts";
-import {
-  axesOf,
-  axisOf,
-  cast,
-  fromFn,
-  indices,
-  isBig,
-  kind,
-  lanes,
-  type Ref,
-  roundTo,
-  type Value,
-} from "./_reference.ts";
+import { fromFn, lanes, type Ref } from "./_reference.ts";
+import { cast, isBig, kind, roundTo, type Value } from "./_reference_dtype.ts";
+import { axesOf, axisOf, indices } from "./_reference_shape.ts";
 import { mathType } from "./_reference_ufunc.ts";
 
 /** Options of the reductions. */

@@ -4,7 +4,9 @@
  * and `topk` (sorted by value, ties by index; NaN counts as the largest value, as in `sort`).
  */
 
-import { axisOf, fromFn, fromValues, lanes, type Ref, type Value } from "./_reference.ts";
+import { fromFn, fromValues, lanes, type Ref } from "./_reference.ts";
+import type { Value } from "./_reference_dtype.ts";
+import { axisOf } from "./_reference_shape.ts";
 
 /** NumPy's sort order: numbers ascending, NaN after everything, -0 equal to +0. */
 export function compare(x: Value, y: Value): number {

@@ -7,22 +7,19 @@
  */
 
 import type { DType } from "../../src/kernel/dtype.ts";
+import { fromFn, promote, reader, Ref } from "./_reference.ts";
 import {
   bits,
-  broadcastShapes,
   cast,
   checkFits,
-  fromFn,
   kind,
-  promote,
-  reader,
-  Ref,
   resultType,
   roundHalfEven,
   roundTo,
   type Scalar,
   type Value,
-} from "./_reference.ts";
+} from "./_reference_dtype.ts";
+import { broadcastShapes } from "./_reference_shape.ts";
 
 /** An array or a weak JS scalar. */
 export type Operand = Ref | Scalar;

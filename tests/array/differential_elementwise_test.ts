@@ -4,7 +4,8 @@
  */
 
 import type { DType } from "../../src/kernel/dtype.ts";
-import { bits, cast, intRange, kind, type Ref, resultType, type Scalar } from "./_reference.ts";
+import type { Ref } from "./_reference.ts";
+import { bits, cast, intRange, kind, resultType, type Scalar } from "./_reference_dtype.ts";
 import * as ufunc from "./_reference_ufunc.ts";
 import {
   ALL_DTYPES,

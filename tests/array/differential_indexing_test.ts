@@ -4,7 +4,8 @@
  */
 
 import type { DType } from "../../src/kernel/dtype.ts";
-import { cast, kind, sizeOf, type Value } from "./_reference.ts";
+import { cast, kind, type Value } from "./_reference_dtype.ts";
+import { sizeOf } from "./_reference_shape.ts";
 import {
   ALL_DTYPES,
   type Input,

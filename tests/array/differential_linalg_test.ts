@@ -5,7 +5,7 @@
  */
 
 import type { DType } from "../../src/kernel/dtype.ts";
-import { kind } from "./_reference.ts";
+import { kind } from "./_reference_dtype.ts";
 import {
   ALL_DTYPES,
   broadcastable,

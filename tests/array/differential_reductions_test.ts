@@ -4,7 +4,7 @@
  */
 
 import type { DType } from "../../src/kernel/dtype.ts";
-import { kind } from "./_reference.ts";
+import { kind } from "./_reference_dtype.ts";
 import { ALL_DTYPES, randomInput, randomShape, type Rng, type ValueOptions } from "./_cases.ts";
 import {
   Arg,

@@ -5,7 +5,7 @@
  */
 
 import type { DType } from "../../src/kernel/dtype.ts";
-import { cast, kind, type Value } from "./_reference.ts";
+import { cast, kind, type Value } from "./_reference_dtype.ts";
 import { compare } from "./_reference_sort.ts";
 import {
   ALL_DTYPES,

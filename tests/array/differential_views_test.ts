@@ -4,7 +4,8 @@
  */
 
 import type { DType } from "../../src/kernel/dtype.ts";
-import { kind, type SliceSpec } from "./_reference.ts";
+import { kind } from "./_reference_dtype.ts";
+import type { SliceSpec } from "./_reference_shape.ts";
 import { ALL_DTYPES, broadcastable, randomInput, randomShape, randomValue, type Rng } from "./_cases.ts";
 import { Arg, ARITH, type Case, differential, type OpSpec } from "./_differential.ts";
 

@@ -29,7 +29,7 @@ import {
   typedArray,
   valuesOf,
 } from "./_cases.ts";
-import { floatInfo, kind, type Value } from "./_reference.ts";
+import { floatInfo, kind, type Value } from "./_reference_dtype.ts";
 import { eachBackend } from "./_each_backend.ts";
 import { FUNCTIONS, type FusedFunction, type ScalarKind } from "./_fuse_cases.ts";
 

@@ -3,7 +3,8 @@ import * as ga from "../../src/array/mod.ts";
 import { grid, type HostArray, jit } from "../../src/jit/mod.ts";
 import { eachBackend } from "../array/_each_backend.ts";
 import { cudaProblem, openclProblem } from "../_backends.ts";
-import { KERNELS, type Outputs } from "./kernels.ts";
+import type { Outputs } from "./kernel_case.ts";
+import { KERNELS } from "./kernels.ts";
 
 for (const c of KERNELS) {
   eachBackend(`jit kernel ${c.name} gives the host reference's results on the GPU`, () => {

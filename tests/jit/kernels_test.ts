@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { KERNELS, outputsOf } from "./kernels.ts";
+import { outputsOf } from "./kernel_case.ts";
+import { KERNELS } from "./kernels.ts";
 
 for (const c of KERNELS) {
   Deno.test(`the simulated ${c.name} kernel matches its host reference`, () => {
