@@ -1,8 +1,9 @@
 /**
- * The batched and transposed-operand products of issue 19 (bench/README.md lists them): on CUDA
- * beside `torch.bmm` and `torch.matmul(a.t(), b)`, and the same work on OpenCL (no target). Called
- * by suite.ts, whose timing helpers it is given; every result is checked against a float64 product
- * before it is timed.
+ * The matrix products of the GPU benchmark (bench/README.md lists them): square products in float32
+ * and bfloat16 beside CuPy and PyTorch; the batched and transposed-operand products of issue 19 on
+ * CUDA beside `torch.bmm` and `torch.matmul(a.t(), b)`, and the same work on OpenCL (no target).
+ * Called by suite.ts, whose timing helpers it is given; every batched or transposed result is checked
+ * against a float64 product before it is timed.
  *
  * @module
  */
@@ -43,6 +44,46 @@ function operands(shape: number[], dtype: "float32" | "bfloat16"): [ga.GPUArray,
     return x.astype(dtype);
   };
   return [make(11), make(12)];
+}
+
+/**
+ * `matmul.{f32,bf16}.{1024,4096,8192}`: square products in TFLOP/s, after `settleMs` of untimed
+ * products; for 1024 also `matmul.{f32,bf16}.1024.host`, the host's time to queue one product.
+ */
+export function squareFigures(t: Timing): void {
+  ga.useBackend("cuda");
+  for (const dtype of ["float32", "bfloat16"] as const) {
+    for (const size of [1024, 4096, 8192]) {
+      const a32 = ga.random.normal([size, size], { seed: 3 }),
+        b32 = ga.random.normal([size, size], { seed: 4 });
+      const a = dtype === "float32" ? a32 : a32.astype(dtype),
+        b = dtype === "float32" ? b32 : b32.astype(dtype);
+      const c = ga.empty([size, size], dtype);
+      const product = () => ga.matmul(a, b, { out: c });
+      const host: number[] = [];
+      const ms = t.eventTimes(10, product, t.batchFor(product), host, t.settleMs);
+      const flops = 2 * size ** 3;
+      const figure = `matmul.${dtype === "float32" ? "f32" : "bf16"}.${size}`;
+      t.emit({
+        impl: "cudeno",
+        figure,
+        unit: "TFLOP/s",
+        better: "higher",
+        samples: ms.map((m) => flops / (m / 1000) / 1e12),
+      });
+      if (size === 1024) {
+        t.emit({
+          impl: "cudeno",
+          figure: `${figure}.host`,
+          unit: "us",
+          better: "lower",
+          samples: host,
+          note: "host time to queue one product; above the GPU's time per product, the host is the limit",
+        });
+      }
+      for (const x of new Set([a32, b32, a, b, c])) x.free();
+    }
+  }
 }
 
 /**
