@@ -106,9 +106,10 @@ export interface Backend {
   /**
    * Throws, before anything is queued, where `call` (what returns a value to the host, as `get()` or
    * a whole-array `sum()`) cannot wait for the device now: on CUDA, while the current stream is
-   * capturing.
+   * capturing. `reads` names what `call` reads on the host when that is not its result (the size of
+   * `nonzero()`'s result, whether an index of `take()` is out of range).
    */
-  checkHostRead(call: string): void;
+  checkHostRead(call: string, reads?: string): void;
   /** Copies device → host from `byteOffset` bytes into `src`, waiting for queued work. */
   read(dst: ArrayBufferView, src: BackendBuffer, byteOffset: number): void;
   /** Like {@link read}, without blocking Deno's event loop. */

@@ -16,6 +16,9 @@ import { scanAlong } from "./scan.ts";
 import { gather, takeWith, validRange } from "./indexing.ts";
 import { ravel } from "./views.ts";
 
+/** What these calls read on the host (see `Backend.checkHostRead`). */
+const RESULT_SIZE = "the size of its result";
+
 /** How many elements of `cond` up to each one (C order, inclusive) are non-zero: int64, flat. */
 function countsOf(cond: GPUArray, what: string): GPUArray {
   const flat = ravel(cond);
@@ -88,6 +91,7 @@ export function nonzero(a: GPUArray): GPUArray<"int64">[] {
   if (a.ndim === 0) {
     throw new RangeError("Cannot take nonzero() of a 0-d array: reshape it to 1-D first (a.reshape(1))");
   }
+  a.backend.checkHostRead("nonzero()", RESULT_SIZE);
   const all = coordinates(a, "nonzero");
   const count = all.shape[1]!;
   const rows = a.shape.map((_, d) => viewOf(all, { shape: [count], strides: [1], offset: d * count }));
@@ -107,6 +111,7 @@ export function nonzero(a: GPUArray): GPUArray<"int64">[] {
  */
 export function argwhere(a: GPUArray): GPUArray<"int64"> {
   checkArray(a, "argwhere");
+  a.backend.checkHostRead("argwhere()", RESULT_SIZE);
   if (a.ndim === 0) {
     using flat = viewOf(a, { shape: [1], strides: [0], offset: a.offset });
     using one = coordinates(flat, "argwhere");
@@ -157,6 +162,7 @@ export function compress<D extends DType>(
   axis?: number,
 ): GPUArray<D> {
   checkArray(a, "compress");
+  a.backend.checkHostRead("compress()", RESULT_SIZE);
   const cond = conditionArray(condition, a);
   try {
     if (cond.ndim !== 1) {
@@ -217,6 +223,7 @@ export function mask<D extends DType>(a: GPUArray<D>, m: GPUArray): GPUArray<D> 
       }; the mask's shape must be the array's leading dimensions`,
     );
   }
+  a.backend.checkHostRead("mask()", RESULT_SIZE);
   // A 0-d mask selects the whole array or nothing, along a new first axis.
   const cond = lead === 0 ? viewOf(m, { shape: [1], strides: [0], offset: m.offset }) : m;
   const src = lead === 0

@@ -133,13 +133,19 @@ export class CudaBackend implements Backend {
     return stream;
   }
 
-  /** {@link streamFor} for what waits for the device, refused while the stream is capturing. */
-  #waitable(action: string): cuda.Stream | undefined {
+  /**
+   * {@link streamFor} for what waits for the device, refused while the stream is capturing, with
+   * `why` after the capture's name.
+   */
+  #waitable(
+    action: string,
+    why = "a capture records work without running it, so there is no result yet; launch the graph, then read",
+  ): cuda.Stream | undefined {
     const stream = this.streamFor(action, "read before or after the capture");
     const capture = stream === undefined || capturesInProgress === 0 ? undefined : captureOn(stream);
     if (capture !== undefined) {
       throw new TypeError(
-        `Cannot ${action} while the current stream is capturing (capture ${capture.id}): a capture records work without running it, so there is no result yet; launch the graph, then read`,
+        `Cannot ${action} while the current stream is capturing (capture ${capture.id}): ${why}`,
       );
     }
     return stream;
@@ -165,8 +171,14 @@ export class CudaBackend implements Backend {
     else cuda.memcpyHtoDAsync(ptr, src, stream); // from pageable memory: staged before it returns
   }
 
-  checkHostRead(call: string): void {
-    this.#waitable(`return the result of ${call} to the host`);
+  checkHostRead(call: string, reads?: string): void {
+    if (reads === undefined) this.#waitable(`return the result of ${call} to the host`);
+    else {
+      this.#waitable(
+        `run ${call}`,
+        `it reads ${reads} on the host, which a capture cannot give (it records work without running it); run ${call} before or after the capture`,
+      );
+    }
   }
 
   read(dst: ArrayBufferView, src: BackendBuffer, byteOffset: number): void {

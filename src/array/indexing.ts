@@ -34,6 +34,8 @@ interface RangeFlag {
 }
 
 const rangeFlags = new WeakMap<Backend, RangeFlag>();
+/** What an indexing call with a range check reads on the host (see `Backend.checkHostRead`). */
+const INDEX_CHECK = "whether an index is out of range";
 
 /** The device's flag, with a new tag for the next loop. */
 function nextFlag(backend: Backend): RangeFlag {
@@ -189,6 +191,7 @@ export function takeWith<D extends DType>(
   axis: number | undefined,
   message: (index: bigint, extent: number, axis: number | undefined) => string,
 ): GPUArray<D> {
+  a.backend.checkHostRead("take()", INDEX_CHECK);
   const idx = indexArray(indices, a.backend, "take");
   const source = axis === undefined ? ravel(a) : a;
   try {
@@ -272,6 +275,7 @@ export function put<A extends GPUArray>(
   values: GPUArray | number | bigint | readonly number[],
 ): A {
   if (!(a instanceof GPUArray)) throw new TypeError(`Cannot put into ${typeof a}: pass a GPUArray`);
+  a.backend.checkHostRead("put()", INDEX_CHECK);
   const idx = indexArray(indices, a.backend, "put");
   const given = valueArray(values, a.dtype, a.backend);
   const target = a.isContiguous ? a : copyOf(a);

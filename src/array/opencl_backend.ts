@@ -102,8 +102,11 @@ export class OpenCLBackend implements Backend {
     }
   }
 
-  checkHostRead(call: string): void {
-    refuseCudaStream(this.device, `return the result of ${call} to the host`);
+  checkHostRead(call: string, reads?: string): void {
+    refuseCudaStream(
+      this.device,
+      reads === undefined ? `return the result of ${call} to the host` : `run ${call}`,
+    );
   }
 
   read(dst: ArrayBufferView, src: BackendBuffer, byteOffset: number): void {

@@ -92,6 +92,7 @@ export function unique<D extends DType>(
   options?: UniqueOptions,
 ): GPUArray<D> | UniqueResult<D> {
   checkArray(a, "take the unique values of");
+  a.backend.checkHostRead("unique()", "the size of its result");
   const wantCounts = options?.returnCounts === true, wantInverse = options?.returnInverse === true;
   const backend = a.backend, n = a.size;
   const flat = a.isContiguous ? reshape(a, [n]) : copyOf(a);

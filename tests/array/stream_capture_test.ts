@@ -148,6 +148,46 @@ cudaTest(
   },
 );
 
+cudaTest(
+  "calls that read a result's size or an index check on the host are refused inside a capture before anything is queued, naming the call",
+  () => {
+    using stream = start();
+    const x = ga.toGpu(ramp(N), [ROWS, COLS]);
+    const idx = ga.asarray([0, 1], "int64"), m = x.gt(5);
+    ga.withStream(stream, () => x.add(0, { out: x }));
+    stream.synchronize();
+    const refused = (call: string, reads: string) => ({
+      name: "TypeError",
+      message: new RegExp(
+        `^Cannot run ${call}\\(\\) while the current stream is capturing \\(capture \\d+\\): it reads ${reads} on the host, which a capture cannot give \\(it records work without running it\\); run ${call}\\(\\) before or after the capture$`,
+      ),
+    });
+    const size = "the size of its result", range = "whether an index is out of range";
+    stream.beginCapture();
+    let graph: cuda.Graph;
+    try {
+      ga.withStream(stream, () => {
+        x.add(1, { out: x });
+        assert.throws(() => ga.nonzero(x), refused("nonzero", size));
+        assert.throws(() => ga.argwhere(x), refused("argwhere", size));
+        assert.throws(() => ga.compress([true, false], x, 0), refused("compress", size));
+        assert.throws(() => ga.mask(x, m), refused("mask", size));
+        assert.throws(() => ga.unique(x), refused("unique", size));
+        assert.throws(() => ga.take(x, idx), refused("take", range));
+        assert.throws(() => ga.put(x, idx, 0), refused("put", range));
+      });
+    } finally {
+      graph = stream.endCapture();
+    }
+    using g = graph;
+    assert.equal(g.nodeCount, 1, "only the add was recorded: the refused calls queued nothing");
+    using exec = g.instantiate();
+    exec.launch(stream);
+    assertValues(ga.withStream(stream, () => x.get()), ramp(N).map((v) => v + 1), "x after one launch");
+    assert.equal(ga.withStream(stream, () => ga.nonzero(x)[0]!.size), N, "nonzero() after the capture");
+  },
+);
+
 cudaTest("a host read that ends cuda.capture() with an error leaves the stream usable", () => {
   using stream = start();
   const x = ga.toGpu(ramp(N));
