@@ -5,7 +5,9 @@
  * code is in the file the user wrote, `jit()` and `device()` keep the call's stack (cheap: V8 formats
  * it only when read), and on an error:
  *
- * 1. the first frame outside `src/jit/` names the caller's file (a `file:` URL; others cannot be read);
+ * 1. the frames outside `src/jit/` name the files of the call, nearest first (`file:` URLs; others
+ *    cannot be read): the function is looked for in each in turn, so `jit()` called through a helper
+ *    in another file finds the kernel in the file that passed it;
  * 2. that file and the function's text are split into tokens, without spaces, comments, parentheses
  *    and semicolons (which Deno adds where it prints the code anew);
  * 3. the function's tokens are found, in order, among the file's: types, `as` casts and `!` only add
@@ -14,9 +16,9 @@
  *    them, and of several equal ones the nearest to a frame of the call;
  * 4. the token at the error's position in the function's text gives its line and column in the file.
  *
- * When the file cannot be read (no `--allow-read`, a remote module) or the function is not found in it
- * (it was built with `new Function`, or `jit()` was called through a helper in another file), the
- * position stays relative to the function's text, as `(line 3, column 13)` says.
+ * When no file of the call can be read (no `--allow-read`, remote modules) or holds the function (it
+ * was built with `new Function`, or written in a file that only defines it), the position stays
+ * relative to the function's text, as `(line 3, column 13)` says.
  *
  * @module
  */
@@ -151,13 +153,14 @@ function shownPath(url: URL): string {
   return path;
 }
 
-/** The caller's file and the lines of its frames in the call, from a captured stack. */
-function callerFrames(stack: string): { url: string; lines: number[] } | undefined {
-  const frames = stack.split("\n").map((l) => FRAME.exec(l)).filter((m) => m !== null);
-  const first = frames.find((m) => !m[1]!.startsWith(JIT_FOLDER));
-  if (first === undefined) return undefined;
-  const url = first[1]!;
-  return { url, lines: frames.filter((m) => m[1] === url).map((m) => Number(m[2])) };
+/** The files of a captured stack's frames outside `src/jit/`, nearest first, each with the lines of its frames. */
+function callerFiles(stack: string): { url: string; lines: number[] }[] {
+  const frames = stack.split("\n").map((l) => FRAME.exec(l))
+    .filter((m) => m !== null && !m[1]!.startsWith(JIT_FOLDER)) as RegExpExecArray[];
+  return [...new Set(frames.map((m) => m[1]!))].map((url) => ({
+    url,
+    lines: frames.filter((m) => m[1] === url).map((m) => Number(m[2])),
+  }));
 }
 
 /** A file split into tokens, with the ones matched and the set of their keys. */
@@ -186,12 +189,20 @@ function split(source: string): SplitFile {
   return { source, all, kept, tokens, keys: new Set(tokens.map(key)) };
 }
 
-/** The last file read, split: a file with many kernels is read for each error but split once. */
-let lastFile: SplitFile | undefined;
+/** Each file read, split: a file with many kernels is read for each error but split once. */
+const splitFiles = new Map<string, SplitFile>();
 
-function findInFile(text: string, trace: Error): Locate | undefined {
-  const caller = callerFrames(trace.stack ?? "");
-  if (caller === undefined) return undefined;
+/** Where the function of `text` is in the files of the call (`trace`'s stack), the nearest that holds it. */
+function findInFiles(text: string, trace: Error): Locate | undefined {
+  const fn = split(text);
+  for (const caller of callerFiles(trace.stack ?? "")) {
+    const found = findInFile(fn, caller);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function findInFile(fn: SplitFile, caller: { url: string; lines: number[] }): Locate | undefined {
   let source: string;
   const url = new URL(caller.url);
   try {
@@ -199,9 +210,10 @@ function findInFile(text: string, trace: Error): Locate | undefined {
   } catch {
     return undefined;
   }
-  if (lastFile?.source !== source) lastFile = split(source);
-  const { all: fileAll, kept: fileKept, tokens: fileTokens, keys } = lastFile;
-  const { all: fnAll, kept: fnKept, tokens: fnTokens } = split(text);
+  let whole = splitFiles.get(caller.url);
+  if (whole?.source !== source) splitFiles.set(caller.url, whole = split(source));
+  const { all: fileAll, kept: fileKept, tokens: fileTokens, keys } = whole;
+  const { all: fnAll, kept: fnKept, tokens: fnTokens } = fn;
   if (fnTokens.some((t) => !keys.has(key(t)))) return undefined;
   const at = align(fnTokens, fileTokens, caller.lines);
   if (at === undefined) return undefined;
@@ -238,7 +250,7 @@ export function locator(text: string): Locate {
   Error.stackTraceLimit = limit;
   let found: Locate | undefined | null = null;
   return (at) => {
-    if (found === null) found = findInFile(text, trace);
+    if (found === null) found = findInFiles(text, trace);
     return found?.(at);
   };
 }

@@ -1,12 +1,12 @@
 /**
  * The check shared by the JIT's error tests (`errors_*_test.ts`): that jit() threw a JitError whose
  * message names kernel "k" and the mistake, and whose position is where the construct starts in the
- * test file as written. Each test file calls jit() in its own `rejects`, since the JIT looks for a
- * kernel's text in the file that calls jit(), and passes what it caught to {@link assertRejected}.
+ * test file as written. jit() is called here, in another file than the kernel's: the JIT finds the
+ * kernel in the file of the call's next frame, as it does for a user's helper around jit().
  */
 
 import assert from "node:assert/strict";
-import { JitError, type JitParam } from "../../src/jit/mod.ts";
+import { jit, JitError, type JitParam } from "../../src/jit/mod.ts";
 
 /** A kernel body as the tests write it. */
 export type Body = (...args: JitParam[]) => void;
@@ -45,4 +45,32 @@ export function assertRejected(
     `line ${caught.line}, column ${caught.column} is "${text.split("\n")[0]}"`,
   );
   assert.equal(caught.function, "k");
+}
+
+/**
+ * The `rejects(signature, fn, where, message, options?)` of the test file `file` (its path as the JIT
+ * shows it; `url` its `import.meta.url`): asserts that jit() rejects `fn` with a JitError whose message
+ * matches `message`, at the position in that file where the construct starts: `needle` from `skip`
+ * characters in.
+ */
+export function rejecter(
+  file: string,
+  url: string,
+): (
+  signature: Record<string, string>,
+  fn: Body,
+  where: string | [string, number],
+  message: RegExp,
+  options?: Record<string, unknown>,
+) => void {
+  const source = Deno.readTextFileSync(new URL(url));
+  return (signature, fn, where, message, options = {}) => {
+    let caught: unknown;
+    try {
+      jit(signature as never, fn, { name: "k", ...options });
+    } catch (e) {
+      caught = e;
+    }
+    assertRejected(caught, file, source, where, message);
+  };
 }

@@ -9,31 +9,10 @@
 import assert from "node:assert/strict";
 import { atomicMax, device, f32, grid, jit, shared, syncthreads } from "../../src/jit/mod.ts";
 import type { JitParam } from "../../src/jit/mod.ts";
-import { assertRejected, type Body } from "./_rejects.ts";
+import { type Body, rejecter } from "./_rejects.ts";
 
-const FILE = "tests/jit/errors_api_test.ts";
-const SOURCE = Deno.readTextFileSync(new URL(import.meta.url));
-
-/**
- * Asserts that jit() rejects `fn` with a JitError whose message matches `message`, and that the
- * position it reports is in this file (the TypeScript as written, not the text Deno runs) where the
- * construct starts: `needle` from `skip` characters in.
- */
-function rejects(
-  signature: Record<string, string>,
-  fn: Body,
-  where: string | [string, number],
-  message: RegExp,
-  options = {},
-): void {
-  let caught: unknown;
-  try {
-    jit(signature as never, fn, { name: "k", ...options });
-  } catch (e) {
-    caught = e;
-  }
-  assertRejected(caught, FILE, SOURCE, where, message);
-}
+/** jit() rejecting a kernel of this file (see `rejecter`). */
+const rejects = rejecter("tests/jit/errors_api_test.ts", import.meta.url);
 
 Deno.test("jit() rejects a shared array of non-constant size", () => {
   const fn: Body = (out, n) => {

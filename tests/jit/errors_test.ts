@@ -10,31 +10,10 @@ import assert from "node:assert/strict";
 import { jit, JitError } from "../../src/jit/mod.ts";
 import type { JitParam } from "../../src/jit/mod.ts";
 import { objectLiteralBody } from "./_elsewhere.ts";
-import { assertRejected, type Body, textAt } from "./_rejects.ts";
+import { type Body, rejecter, textAt } from "./_rejects.ts";
 
-const FILE = "tests/jit/errors_test.ts";
-const SOURCE = Deno.readTextFileSync(new URL(import.meta.url));
-
-/**
- * Asserts that jit() rejects `fn` with a JitError whose message matches `message`, and that the
- * position it reports is in this file (the TypeScript as written, not the text Deno runs) where the
- * construct starts: `needle` from `skip` characters in.
- */
-function rejects(
-  signature: Record<string, string>,
-  fn: Body,
-  where: string | [string, number],
-  message: RegExp,
-  options = {},
-): void {
-  let caught: unknown;
-  try {
-    jit(signature as never, fn, { name: "k", ...options });
-  } catch (e) {
-    caught = e;
-  }
-  assertRejected(caught, FILE, SOURCE, where, message);
-}
+/** jit() rejecting a kernel of this file (see `rejecter`). */
+const rejects = rejecter("tests/jit/errors_test.ts", import.meta.url);
 
 Deno.test("jit() rejects an object literal with its line and column", () => {
   const fn: Body = (out) => {
@@ -93,7 +72,7 @@ Deno.test("a JitError's line and column are those of the TypeScript file as writ
   assert.deepEqual([caught.file, caught.line, caught.column], [
     "tests/jit/errors_test.ts",
     written,
-    textAt(SOURCE, written, 1).indexOf("{ n") + 1,
+    textAt(Deno.readTextFileSync(new URL(import.meta.url)), written, 1).indexOf("{ n") + 1,
   ]);
   assert.ok(caught.message.endsWith(`(at tests/jit/errors_test.ts:${written}:${caught.column})`));
   const ran = fn.toString().split("\n").findIndex((l) => l.includes("{")) + 1;
