@@ -16,7 +16,7 @@ import { fill } from "./assign.ts";
 import { SORT_BLOCK, sortTile, type SortVariant } from "./sort_keys_source.ts";
 import { sortSource } from "./sort_source.ts";
 import { onesweepTile } from "./onesweep_source.ts";
-import { scratchOwner } from "./stream.ts";
+import { keptScratch, type Scratch } from "./stream.ts";
 
 /** Limits of the sort's launches (tests lower them to reach large arrays' paths with small ones). */
 export const sortLimits = {
@@ -69,39 +69,33 @@ export function sortKernel(backend: Backend, v: SortVariant, name: string): Back
   }));
 }
 
-const kept = new WeakMap<object, Map<string, GPUArray>>();
-
 /**
  * The scratch memory of one sort (or `unique`), disposed of once its launches are queued. Between
- * calls its buffers are kept per stream (`scratchOwner`) and grow to the largest call; while the
+ * calls its buffers are kept per stream (`keptScratch`) and grow to the largest call; while the
  * stream is capturing they are the graph's own: taken for this call and given back at its end, in the
  * graph (memory nodes), so that a replay never uses buffers a later call has replaced.
  */
 export class SortScratch {
   readonly #backend: Backend;
-  readonly #kept: Map<string, GPUArray> | undefined;
+  readonly #kept: Map<string, Scratch> | undefined;
   readonly #taken: GPUArray[] = [];
 
   constructor(backend: Backend) {
     this.#backend = backend;
-    const owner = scratchOwner(backend);
-    if (owner !== undefined) {
-      this.#kept = kept.get(owner);
-      if (this.#kept === undefined) kept.set(owner, this.#kept = new Map());
-    }
+    this.#kept = keptScratch(backend);
   }
 
   /** A buffer of at least `bytes` for `role`, its first `bytes` zeroed if asked. */
   buffer(role: string, bytes: number, zeroed = false): BackendBuffer {
     const words = Math.ceil(Math.max(bytes, 4096) / 4);
-    let s = this.#kept?.get(role);
+    let s = this.#kept?.get(`sort:${role}`) as GPUArray | undefined;
     if (this.#kept === undefined) {
       s = new GPUArray(this.#backend, words, "uint32");
       this.#taken.push(s);
     } else if (s === undefined || s.freed || s.nbytes < bytes) {
       s?.free();
       s = new GPUArray(this.#backend, words, "uint32");
-      this.#kept.set(role, s);
+      this.#kept.set(`sort:${role}`, s);
     }
     if (zeroed) {
       using head = s!.slice([0, Math.ceil(bytes / 4)]);

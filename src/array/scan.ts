@@ -18,7 +18,7 @@ import { coalesceInOrder, copyInto } from "./loop.ts";
 import { fill } from "./assign.ts";
 import { binary, outputFor } from "./ufunc.ts";
 import { moveaxis, ravel, reshape } from "./views.ts";
-import { scratchOwner } from "./stream.ts";
+import { keptScratch } from "./stream.ts";
 import { SCAN_BLOCK, type ScanKernel, type ScanPlan, scanSource, tileSize } from "./scan_source.ts";
 
 /** What a scan computes: the operation, the accumulator's and the output's dtypes, and what it scans. */
@@ -74,44 +74,43 @@ function compiled(backend: Backend, kind: ScanKernel, plan: ScanPlan) {
   return backend.kernel(key, () => scanSource(kind, plan, backend.dialect));
 }
 
-/** The look-back's state on one device: its buffer, how many tiles it has room for, tiles numbered so far, the launch's epoch. */
-interface LookbackState {
-  array: GPUArray;
-  cap: number;
-  issued: number;
-  epoch: number;
-}
-
 /**
- * Each stream's look-back states (`scratchOwner`: scans on two streams at once would number each
- * other's tiles): one for 4-byte accumulators (a status and its total in one word) and one for 8-byte
- * ones (flags, then totals): a state read in the other layout would misread a total as a flag.
+ * The look-back's state: a zeroed buffer with room for `cap` tiles of `size`-byte totals, the tiles
+ * numbered so far and the launch's epoch. 4-byte totals share a word with their status, 8-byte ones
+ * come after the flags, so a state serves one size: read in the other layout, a total would pass for
+ * a flag.
  */
-const lookbackStates = new WeakMap<object, Map<number, LookbackState>>();
+class LookbackState {
+  readonly array: GPUArray;
+  readonly cap: number;
+  issued = 0;
+  epoch = 1;
 
-/** A zeroed look-back state for at least `tiles` tiles of `size`-byte totals. */
-function newState(backend: Backend, size: number, tiles: number): LookbackState {
-  const cap = Math.ceil(tiles / 1024) * 1024;
-  const array = fill(new GPUArray(backend, 8 + (size === 4 ? 8 : 20) * cap, "uint8"), 0);
-  return { array, cap, issued: 0, epoch: 1 };
+  constructor(backend: Backend, size: number, tiles: number) {
+    this.cap = Math.ceil(tiles / 1024) * 1024;
+    this.array = fill(new GPUArray(backend, 8 + (size === 4 ? 8 : 20) * this.cap, "uint8"), 0);
+  }
+
+  free(): void {
+    this.array.free();
+  }
 }
 
 /**
- * The look-back state for a launch of `tiles` tiles of `acc` totals, its epoch advanced (see
+ * The look-back state for a launch of `tiles` tiles of `acc` totals, kept per stream (`keptScratch`:
+ * scans on two streams at once would number each other's tiles), its epoch advanced (see
  * `scan_source.ts`); undefined while the stream is capturing, where each scan zeroes a state of its own
  * in the graph, since a replay cannot advance the tile count and epoch the host passes.
  */
 function lookbackState(backend: Backend, acc: DType, tiles: number): LookbackState | undefined {
-  const owner = scratchOwner(backend);
-  if (owner === undefined) return undefined;
-  let states = lookbackStates.get(owner);
-  if (states === undefined) lookbackStates.set(owner, states = new Map());
-  const size = DTYPES[acc].size;
-  let state = states.get(size);
+  const kept = keptScratch(backend);
+  if (kept === undefined) return undefined;
+  const size = DTYPES[acc].size, role = `lookback:${size}`;
+  let state = kept.get(role) as LookbackState | undefined;
   if (state === undefined || state.array.freed || state.cap < tiles) {
-    state?.array.free();
-    state = newState(backend, size, tiles);
-    states.set(size, state);
+    state?.free();
+    state = new LookbackState(backend, size, tiles);
+    kept.set(role, state);
   } else if (++state.epoch >= 2 ** 30) {
     fill(state.array, 0);
     state.issued = 0;
@@ -140,7 +139,7 @@ function scanRows(x: ScanInput, req: ScanRequest, out: GPUArray, what: string): 
   const config = { grid: tiles, block: SCAN_BLOCK };
   if (backend.dialect === "cuda") {
     const kept = lookbackState(backend, req.acc, tiles);
-    const state = kept ?? newState(backend, DTYPES[req.acc].size, tiles);
+    const state = kept ?? new LookbackState(backend, DTYPES[req.acc].size, tiles);
     compiled(backend, "lookback", plan).launch(config, [
       ...inputArgs(x),
       out.buffer,
@@ -151,7 +150,7 @@ function scanRows(x: ScanInput, req: ScanRequest, out: GPUArray, what: string): 
       state.issued,
       state.epoch,
     ]);
-    if (kept === undefined) state.array.free(); // in the graph: a free node after the scan
+    if (kept === undefined) state.free(); // in the graph: a free node after the scan
     else state.issued += tiles;
     return;
   }

@@ -64,18 +64,46 @@ export function currentStream(): Stream | undefined {
   return scope === undefined ? outside : scope.stream;
 }
 
+/** Scratch memory kept between launches: it gives its device memory back when freed. */
+export interface Scratch {
+  free(): void;
+}
+
+/** How many streams keep scratch at once (a backend's default stream counts as one). */
+const KEPT_STREAMS = 4;
+
+/** The scratch kept for each stream (or backend, for its default stream), least recently used first. */
+const kept = new Map<object, Map<string, Scratch>>();
+
 /**
- * What scratch memory kept between launches (a sort's buffers, a scan's look-back state) is kept
- * under: the current CUDA stream, so that work queued on two streams at once never shares it, or
- * `backend` itself for its default stream and on OpenCL. Undefined while the current stream is
- * capturing: scratch memory is then the graph's own, taken and given back within it, since a replay
- * must neither use buffers a later call replaces nor depend on counts the host kept.
+ * The scratch memory kept between launches (a sort's buffers, a scan's look-back state) for the
+ * current stream, by role: one set per CUDA stream, so that work queued on two streams at once never
+ * shares it, and one per backend for its default stream and on OpenCL. Scratch is kept for the four
+ * most recently used streams: a fifth's first use gives the least recently used one's back (after the
+ * work queued on it), so that streams made and dropped in a loop do not hold device memory until the
+ * garbage collector runs. Undefined while the current stream is capturing: scratch memory is then the
+ * graph's own, taken and given back within it, since a replay must neither use buffers a later call
+ * replaces nor depend on counts the host kept.
  */
-export function scratchOwner(backend: Backend): object | undefined {
-  if (backend.dialect !== "cuda") return backend;
-  const stream = currentStream();
-  if (stream !== undefined && capturesInProgress !== 0 && captureOn(stream) !== undefined) return undefined;
-  return stream ?? backend;
+export function keptScratch(backend: Backend): Map<string, Scratch> | undefined {
+  let owner: object = backend;
+  const stream = backend.dialect === "cuda" ? currentStream() : undefined;
+  if (stream !== undefined) {
+    if (capturesInProgress !== 0 && captureOn(stream) !== undefined) return undefined;
+    owner = stream;
+  }
+  let scratch = kept.get(owner);
+  if (scratch !== undefined) kept.delete(owner); // set again below: the most recently used
+  else {
+    scratch = new Map();
+    for (const [old, held] of kept) {
+      if (kept.size < KEPT_STREAMS) break;
+      for (const s of held.values()) s.free();
+      kept.delete(old);
+    }
+  }
+  kept.set(owner, scratch);
+  return scratch;
 }
 
 /**

@@ -174,3 +174,44 @@ cudaTest(
     other.destroy();
   },
 );
+
+cudaTest(
+  "sorts and cumsums on five streams while the first is held: its scratch, given back for the later streams', is given back after its own work, which still matches the host reference",
+  () => {
+    using held = new HeldStream();
+    const streams = [held.stream, ...[1, 2, 3, 4].map(() => new cuda.Stream({ nonBlocking: true }))];
+    const prefix = (xs: Float32Array) => {
+      let s = 0;
+      return xs.map((v) => (s += v));
+    };
+    const hosts = [100_000, 200_000, 150_000, 300_000, 250_000].map(scrambled);
+    const ramps = [200_000, 300_000, 100_000, 400_000, 250_000].map((n, i) => ramp(n, i));
+    const inputs = hosts.map((h, i) => [ga.toGpu(h), ga.toGpu(ramps[i]!)] as const);
+    for (const s of streams) {
+      ga.withStream(s, () => [ga.sort(inputs[0]![0]), ga.cumsum(inputs[0]![1])].forEach((a) => a.free()));
+    }
+    cuda.synchronize();
+    held.hold();
+    // Each stream keeps scratch of its own; the fifth's first use gives the held one's back.
+    const outputs = streams.map((s, i) =>
+      ga.withStream(s, () => [ga.sort(inputs[i]![0]), ga.cumsum(inputs[i]![1])])
+    );
+    for (const s of streams.slice(1)) s.synchronize();
+    for (let i = 1; i < 5; i++) {
+      assertValues(
+        outputs[i]![0]!.get() as Float32Array,
+        hosts[i]!.slice().sort(),
+        `the sort on stream ${i}`,
+      );
+      assertValues(outputs[i]![1]!.get() as Float32Array, prefix(ramps[i]!), `the cumsum on stream ${i}`);
+    }
+    held.release();
+    assertValues(
+      outputs[0]![0]!.get() as Float32Array,
+      hosts[0]!.slice().sort(),
+      "the sort on the held stream",
+    );
+    assertValues(outputs[0]![1]!.get() as Float32Array, prefix(ramps[0]!), "the cumsum on the held stream");
+    for (const s of streams.slice(1)) s.destroy();
+  },
+);
