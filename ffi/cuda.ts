@@ -43,6 +43,7 @@ export const CUDA_SYMBOLS = {
   cuMemFreeAsync: { parameters: ["u64", "pointer"], result: "i32" }, // CUdeviceptr dptr, CUstream hStream
   cuDeviceGetDefaultMemPool: { parameters: ["buffer", "i32"], result: "i32" }, // CUmemoryPool *pool_out, CUdevice dev
   cuMemPoolSetAttribute: { parameters: ["pointer", "i32", "buffer"], result: "i32" }, // CUmemoryPool pool, CUmemPool_attribute attr, void *value
+  cuMemPoolGetAttribute: { parameters: ["pointer", "i32", "buffer"], result: "i32" }, // CUmemoryPool pool, CUmemPool_attribute attr, void *value
   cuMemPoolTrimTo: { parameters: ["pointer", "usize"], result: "i32" }, // CUmemoryPool pool, size_t minBytesToKeep
   cuMemAllocHost_v2: { parameters: ["buffer", "usize"], result: "i32" }, // void **pp, size_t bytesize
   cuMemFreeHost: { parameters: ["pointer"], result: "i32" }, // void *p

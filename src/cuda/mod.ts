@@ -38,7 +38,7 @@ export {
 } from "./memory.ts";
 export { memcpyPeer, memcpyPeerAsync, type PeerCopyOptions } from "./peer.ts";
 export { memsetD16, memsetD32, memsetD8 } from "./memset.ts";
-export { memAllocAsync, setMemPoolReleaseThreshold } from "./pool.ts";
+export { memAllocAsync, memPoolUsage, setMemPoolReleaseThreshold } from "./pool.ts";
 export { PagelockedArray, pagelockedEmpty } from "./pinned.ts";
 export { type CaptureOptions, type CaptureStatus, Stream, type StreamOptions } from "./stream.ts";
 export { capture } from "./capture.ts";

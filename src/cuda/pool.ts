@@ -72,6 +72,8 @@ export function memAllocAsync(bytes: number | bigint, stream?: Stream): DeviceAl
 
 /** `CU_MEMPOOL_ATTR_RELEASE_THRESHOLD` (cuda.h's `CUmemPool_attribute`). */
 const RELEASE_THRESHOLD = 4;
+/** `CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT` and `CU_MEMPOOL_ATTR_USED_MEM_CURRENT`. */
+const RESERVED_MEM_CURRENT = 5, USED_MEM_CURRENT = 7;
 
 /**
  * How much unused memory the device's stream-ordered pool keeps for reuse instead of returning it
@@ -93,4 +95,29 @@ export function setMemPoolReleaseThreshold(device: Device, bytes: bigint): void 
     lib.cuMemPoolSetAttribute(Deno.UnsafePointer.create(out64[0]!), RELEASE_THRESHOLD, value),
     "cuMemPoolSetAttribute",
   );
+}
+
+/**
+ * The memory of `device`'s stream-ordered pool, in bytes: `used` by live allocations (arrays among
+ * them), and `reserved` from the device, which holds freed memory for the next allocations (PyTorch's
+ * `torch.cuda.memory_allocated()` and `memory_reserved()`, CuPy's pool `used_bytes()` and
+ * `total_bytes()`).
+ *
+ * @example
+ * ```ts
+ * import * as cuda from "@cudeno/cudeno/cuda";
+ * import "@cudeno/cudeno/autoinit";
+ * const { used, reserved } = cuda.memPoolUsage(new cuda.Device(0));
+ * console.log(used <= reserved);
+ * ```
+ */
+export function memPoolUsage(device: Device): { used: bigint; reserved: bigint } {
+  const lib = driver();
+  checkCuda(lib.cuDeviceGetDefaultMemPool(out64, device.unsafeHandle), "cuDeviceGetDefaultMemPool");
+  const pool = Deno.UnsafePointer.create(out64[0]!);
+  const value = new BigUint64Array(1);
+  checkCuda(lib.cuMemPoolGetAttribute(pool, USED_MEM_CURRENT, value), "cuMemPoolGetAttribute");
+  const used = value[0]!;
+  checkCuda(lib.cuMemPoolGetAttribute(pool, RESERVED_MEM_CURRENT, value), "cuMemPoolGetAttribute");
+  return { used, reserved: value[0]! };
 }

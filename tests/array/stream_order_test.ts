@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import * as ga from "../../src/array/mod.ts";
 import * as cuda from "../../src/cuda/mod.ts";
 import { grid, jit } from "../../src/jit/mod.ts";
-import { cudaTest } from "../_backends.ts";
+import { cudaContext, cudaTest } from "../_backends.ts";
 import { assertValues, HeldStream, hostMatmul, ramp } from "./_streams.ts";
 
 const ROWS = 20, COLS = 50, N = ROWS * COLS;
@@ -213,5 +213,33 @@ cudaTest(
     );
     assertValues(outputs[0]![1]!.get() as Float32Array, prefix(ramps[0]!), "the cumsum on the held stream");
     for (const s of streams.slice(1)) s.destroy();
+  },
+);
+
+cudaTest(
+  "sorts on eight streams in turn keep at most four streams' scratch in the memory pool (the pool's used memory says so)",
+  () => {
+    const device = cudaContext().device;
+    ga.useBackend("cuda");
+    const n = 2 ** 22;
+    const x = ga.toGpu(scrambled(n));
+    const streams = Array.from({ length: 8 }, () => new cuda.Stream({ nonBlocking: true }));
+    cuda.synchronize();
+    const before = cuda.memPoolUsage(device).used;
+    for (const s of streams) {
+      ga.withStream(s, () => ga.sort(x).free());
+      s.synchronize();
+    }
+    // Keys and indices, twice over (16 bytes an element), and the passes' status words.
+    const perStream = 16 * n + 4 * 2 ** 20;
+    const grown = Number(cuda.memPoolUsage(device).used - before);
+    assert.ok(
+      grown <= 4 * perStream,
+      `the pool's used memory grew by ${
+        (grown / 2 ** 20).toFixed(0)
+      } MiB over 8 streams: more than 4 streams' scratch of ${(perStream / 2 ** 20).toFixed(0)} MiB`,
+    );
+    for (const s of streams) s.destroy();
+    x.free();
   },
 );

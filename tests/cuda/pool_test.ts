@@ -23,6 +23,29 @@ cudaTest("memAllocAsync() memory holds data, goes back to the pool on free(), an
 });
 
 cudaTest(
+  "memPoolUsage() counts an allocation as used until it is freed, and the pool keeps it reserved",
+  () => {
+    const device = cudaContext().device;
+    cuda.setMemPoolReleaseThreshold(device, 2n ** 64n - 1n);
+    cuda.synchronize();
+    const before = cuda.memPoolUsage(device);
+    const bytes = 64 * 2 ** 20;
+    const buf = cuda.memAllocAsync(bytes);
+    const during = cuda.memPoolUsage(device);
+    assert.ok(during.used - before.used >= BigInt(bytes), `used grew by ${during.used - before.used} bytes`);
+    assert.ok(during.reserved >= during.used, "the pool holds at least what is used");
+    buf.free();
+    cuda.synchronize();
+    const after = cuda.memPoolUsage(device);
+    assert.ok(after.used <= during.used - BigInt(bytes), "the freed allocation is no longer used");
+    assert.ok(
+      after.reserved >= BigInt(bytes),
+      "the pool keeps the freed memory (its release threshold is the maximum)",
+    );
+  },
+);
+
+cudaTest(
   "memAllocAsync() on a stream orders its memory after that stream's work, and frees there",
   async () => {
     cudaContext();
