@@ -79,19 +79,57 @@ export function arrayString(a: GPUArray): string {
 }
 
 /**
- * The one element of a one-element array (any number of dimensions) as a host value.
+ * One element as a host value (NumPy's `item`): with no index, the one element of a one-element array
+ * (any number of dimensions); with one, the element at that flat index in C order; with one per axis,
+ * the element there. Negative indices count from the end. Only that element is copied to the host.
  *
- * @throws {RangeError} when the array has another number of elements.
+ * @throws {TypeError} for an index that is not an integer.
+ * @throws {RangeError} for an index out of range, another number of indices, or no index into an
+ * array of other than one element.
  */
-export function item<D extends DType>(a: GPUArray<D>): ItemValue<D> {
-  if (a.size !== 1) {
+export function item<D extends DType>(a: GPUArray<D>, ...index: number[]): ItemValue<D> {
+  const call = `item(${index.join(", ")})`;
+  const bad = index.find((i) => !Number.isSafeInteger(i));
+  if (bad !== undefined) {
+    throw new TypeError(
+      `Cannot take ${call} of an array of shape ${showShape(a.shape)}: ${bad} is not an integer index`,
+    );
+  }
+  if (index.length === 0 && a.size !== 1) {
     throw new RangeError(
       `Cannot take item() of an array of shape ${
         showShape(a.shape)
-      }: it has ${a.size} elements and item() needs exactly one; select one first with slice()`,
+      }: it has ${a.size} elements and item() needs exactly one; pass an index (a.item(i), or a.item(i, j, ...) with one per axis) or select one first with slice()`,
     );
   }
-  return hostElements(a.get(), a.dtype)[0] as ItemValue<D>;
+  if (index.length > 1 && index.length !== a.ndim) {
+    throw new RangeError(
+      `Cannot take ${call} of an array of shape ${
+        showShape(a.shape)
+      }: give one flat index or one index per axis (${a.ndim})`,
+    );
+  }
+  const extents = index.length === 1 ? [a.size] : a.shape;
+  const at = index.map((i, k) => {
+    const n = extents[k]!;
+    if (i < -n || i >= n) {
+      throw new RangeError(
+        `Cannot take ${call} of an array of shape ${showShape(a.shape)}: index ${i} is out of range ${
+          index.length === 1 ? "for its" : `along axis ${k}, of`
+        } ${n} elements (use ${-n} to ${n - 1})`,
+      );
+    }
+    return i < 0 ? i + n : i;
+  });
+  // One flat index: its position along each axis, in C order.
+  const position = index.length === 1
+    ? a.shape.map((_, k) =>
+      Math.floor(at[0]! / a.shape.slice(k + 1).reduce((x, y) => x * y, 1)) % a.shape[k]!
+    )
+    : at;
+  const offset = position.reduce((o, p, k) => o + p * a.strides[k]!, a.offset);
+  using one = viewOf(a, { shape: [], strides: [], offset });
+  return hostElements(one.get(), a.dtype)[0] as ItemValue<D>;
 }
 
 /** The elements of `a` as nested JS arrays (a 0-d array gives its element). */
@@ -172,12 +210,12 @@ export function arrayHtml(a: GPUArray): string {
 
 /** Defines `toString`, `item`, `tolist`, `Deno.customInspect` and `Jupyter.display` on the array prototype. */
 export function installDisplay(proto: object): void {
-  const methods: Record<string | symbol, (this: GPUArray) => unknown> = {
+  const methods: Record<string | symbol, (this: GPUArray, ...args: number[]) => unknown> = {
     toString: function (this: GPUArray) {
       return arrayString(this);
     },
-    item: function (this: GPUArray) {
-      return item(this);
+    item: function (this: GPUArray, ...index: number[]) {
+      return item(this, ...index);
     },
     tolist: function (this: GPUArray) {
       return tolist(this);

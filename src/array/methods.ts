@@ -284,8 +284,11 @@ export interface ArrayMethods<D extends DType> {
 
   /** {@link repeat}: each element repeated, along `axis` or over the flattened array. */
   repeat(repeats: number | readonly number[], axis?: number): GPUArray<D>;
-  /** The one element of a one-element array: a number, a bigint for 64-bit integers, a boolean for bools. */
-  item(): ItemValue<D>;
+  /**
+   * {@link item}: one element as a host value (a number, a bigint for 64-bit integers, a boolean for
+   * bools): the only one, or the one at a flat index, or at one index per axis.
+   */
+  item(...index: number[]): ItemValue<D>;
   /** The elements as nested JS arrays (bigints for 64-bit integers, booleans for bools). */
   tolist(): NestedList<ItemValue<D>>;
   /** NumPy's text form, `array([[1., 2.],\n       [3., 4.]], dtype=float32)`, as `console.log` shows it. */

@@ -78,6 +78,43 @@ eachBackend("item() gives the one element as a number, a bigint or a boolean", (
   });
 });
 
+eachBackend(
+  "item(i) and item(i, j) give the element at a flat index or one index per axis, negatives from the end, as NumPy",
+  () => {
+    using a = ga.arange(12).reshape(3, 4);
+    using t = a.T; // shape [4, 3]: t[i, j] = 4 * j + i, flat index f is t[f / 3, f % 3]
+    assert.equal(a.item(7), 7);
+    assert.equal(a.item(-1), 11);
+    assert.equal(a.item(2, 1), 9);
+    assert.equal(a.item(-1, -4), 8);
+    assert.equal(t.item(5), 4 * 2 + 1, "a flat index into a transposed view counts in its C order");
+    assert.equal(t.item(3, 0), 3);
+    using i = ga.asarray([[1n, -2n], [3n, 2n ** 62n]]);
+    assert.equal(i.item(1, 1), 2n ** 62n);
+    using b = ga.asarray([true, false, true]);
+    assert.equal(b.item(1), false);
+    assert.throws(() => a.item(12), {
+      name: "RangeError",
+      message:
+        "Cannot take item(12) of an array of shape [3, 4]: index 12 is out of range for its 12 elements (use -12 to 11)",
+    });
+    assert.throws(() => a.item(0, 4), {
+      name: "RangeError",
+      message:
+        "Cannot take item(0, 4) of an array of shape [3, 4]: index 4 is out of range along axis 1, of 4 elements (use -4 to 3)",
+    });
+    assert.throws(() => a.item(0, 1, 2), {
+      name: "RangeError",
+      message:
+        "Cannot take item(0, 1, 2) of an array of shape [3, 4]: give one flat index or one index per axis (2)",
+    });
+    assert.throws(() => a.item(1.5), {
+      name: "TypeError",
+      message: "Cannot take item(1.5) of an array of shape [3, 4]: 1.5 is not an integer index",
+    });
+  },
+);
+
 eachBackend("tolist() gives nested JS arrays of host values, in the view's order", () => {
   using a = ga.arange(6).reshape(2, 3);
   assert.deepEqual(a.T.tolist(), [[0, 3], [1, 4], [2, 5]]);
