@@ -9,6 +9,7 @@ import type { Backend, BackendName } from "./backend.ts";
 import { CudaBackend } from "./cuda_backend.ts";
 import { OpenCLBackend } from "./opencl_backend.ts";
 import { tryGetEnv } from "../../ffi/load.ts";
+import { checkOptions } from "./options.ts";
 
 let active: Backend | undefined;
 const made = new Map<string, Backend>();
@@ -104,6 +105,7 @@ export function useBackend(name: BackendName, options: UseBackendOptions = {}): 
   if (name !== "cuda" && name !== "opencl") {
     throw new RangeError(`Cannot use backend "${name}": choose "cuda" or "opencl"`);
   }
+  checkOptions(options, `use backend "${name}"`, "{ device: 1 }");
   if (options.device !== undefined && name !== "cuda") {
     throw new TypeError("Cannot pick an OpenCL device here: set CUDENO_OPENCL_DEVICE=P:D instead");
   }

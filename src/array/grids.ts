@@ -12,6 +12,7 @@ import { castTo, cType, mathFn } from "./codegen.ts";
 import { runLoop } from "./loop.ts";
 import { scalarValue } from "./ufunc.ts";
 import { broadcastTo, copy, ravel, reshape } from "./views.ts";
+import { checkOptions } from "./options.ts";
 
 /** Options of {@link linspace}. */
 export interface LinspaceOptions<D extends DType> {
@@ -43,6 +44,7 @@ export function linspace<D extends DType = "float32">(
   if (!Number.isSafeInteger(num) || num < 0) {
     throw new RangeError(`Cannot make ${num} values with linspace(): give a non-negative integer count`);
   }
+  checkOptions(options, "call linspace()", "{ endpoint: false }");
   if (!Number.isFinite(start) || !Number.isFinite(stop)) {
     throw new RangeError(`Cannot make values from ${start} to ${stop} with linspace(): give finite bounds`);
   }

@@ -17,6 +17,7 @@ import { contract } from "./einsum.ts";
 import { flatDot } from "./functions.ts";
 import { sum } from "./reductions.ts";
 import type { SumValue } from "./methods.ts";
+import { checkOptions } from "./options.ts";
 
 function checkPair(a: unknown, b: unknown, what: string): void {
   if (!(a instanceof GPUArray) || !(b instanceof GPUArray)) {
@@ -147,6 +148,7 @@ export type TraceOptions = DiagonalOptions;
  * ```
  */
 export function trace<D extends DType>(a: GPUArray<D>, options: TraceOptions = {}): SumValue<D> | GPUArray {
+  checkOptions(options, "trace", "{ offset: 1 }");
   using d = diagonal(a, options);
   return d.ndim === 1 ? sum(d) : sum(d, { axis: -1 });
 }

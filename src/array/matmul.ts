@@ -21,6 +21,7 @@ import { type Gemm, type GemmOperand, transposed } from "./gemm.ts";
 import { blasLayout, CUBLAS_DTYPES, cublasGemm } from "./cublas.ts";
 import { tiledGemm } from "./matmul_kernel.ts";
 import type { CudaBackend } from "./cuda_backend.ts";
+import { checkOptions } from "./options.ts";
 
 const INT_MAX = 2 ** 31 - 1;
 
@@ -117,6 +118,7 @@ export function matmul<A extends DType, B extends DType>(
   b: GPUArray<B>,
   options: OpOptions = {},
 ): GPUArray<ResultType<A, B>> {
+  checkOptions(options, "matmul", "{ out }");
   using plan = planMatmul(a, b, options.out);
   if (plan.gemm !== undefined) {
     if (plan.kernel === "cublas") cublasGemm(a.backend as CudaBackend, plan.gemm);

@@ -81,10 +81,10 @@ export interface ArrayMethods<D extends DType> {
   expandDims(axis: number | readonly number[]): GPUArray<D>;
   /** {@link views.broadcastTo}: broadcast to a shape, a view. */
   broadcastTo(shape: Shape): GPUArray<D>;
-  /** {@link views.ravel}: one axis, a view when contiguous. */
-  ravel(): GPUArray<D>;
-  /** The elements as one axis, always a copy (NumPy's `flatten`). */
-  flatten(): GPUArray<D>;
+  /** {@link views.ravel}: one axis in C order, a view when contiguous. */
+  ravel(order?: "C"): GPUArray<D>;
+  /** The elements as one axis in C order, always a copy (NumPy's `flatten`). */
+  flatten(order?: "C"): GPUArray<D>;
   /** {@link views.flip}: reversed along axes, a view. */
   flip(axis?: number | readonly number[]): GPUArray<D>;
   /** {@link views.slice}: basic indexing, a view: `a.slice([1, 3], [null, null, 2])` or `a.slice("1:3, ::2")`. */
@@ -92,7 +92,7 @@ export interface ArrayMethods<D extends DType> {
   /** {@link views.diagonal}: a diagonal as the last axis, a view. */
   diagonal(options?: views.DiagonalOptions): GPUArray<D>;
   /** A C-contiguous copy. */
-  copy(): GPUArray<D>;
+  copy(order?: "C"): GPUArray<D>;
   /** A copy converted to `dtype` (floats to integers truncate). */
   astype<T extends DType>(dtype: T): GPUArray<T>;
   /** Sets every element to `value` (converted as NumPy does: floats into integers truncate); writes through a view. */
@@ -395,10 +395,11 @@ export function installMethods(cls: { prototype: object }): void {
   define("broadcastTo", function (this: GPUArray, s: Shape) {
     return views.broadcastTo(this, s);
   });
-  define("ravel", function (this: GPUArray) {
-    return views.ravel(this);
+  define("ravel", function (this: GPUArray, order?: "C") {
+    return views.ravel(this, order);
   });
-  define("flatten", function (this: GPUArray) {
+  define("flatten", function (this: GPUArray, order?: "C") {
+    views.checkOrder(order, "flatten", "for column-major order, flatten the transpose: a.T.flatten()");
     return views.reshape(views.copy(this), [-1]);
   });
   define("flip", function (this: GPUArray, axis?: number) {
@@ -410,8 +411,8 @@ export function installMethods(cls: { prototype: object }): void {
   define("diagonal", function (this: GPUArray, options?: views.DiagonalOptions) {
     return views.diagonal(this, options);
   });
-  define("copy", function (this: GPUArray) {
-    return views.copy(this);
+  define("copy", function (this: GPUArray, order?: "C") {
+    return views.copy(this, order);
   });
   define("fill", function (this: GPUArray, value: number) {
     return fill(this, value);

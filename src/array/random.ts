@@ -35,6 +35,7 @@ import {
   preamble,
   threadIds,
 } from "./codegen.ts";
+import { checkOptions } from "./options.ts";
 
 /** Options of {@link uniform}. */
 export interface UniformOptions<D extends "float32" | "float64" = "float32"> {
@@ -260,6 +261,7 @@ export function uniform<D extends "float32" | "float64" = "float32">(
   shape: Shape,
   options: UniformOptions<D> = {},
 ): GPUArray<D> {
+  checkOptions(options, "draw uniform numbers", "{ seed: 1 }");
   const dtype = floatType(options.dtype, "uniform");
   const seed = seedOf(options.seed, "uniform");
   const low = finite(options.low, 0, "uniform", "low");
@@ -294,6 +296,7 @@ export function normal<D extends "float32" | "float64" = "float32">(
   shape: Shape,
   options: NormalOptions<D> = {},
 ): GPUArray<D> {
+  checkOptions(options, "draw normal numbers", "{ seed: 1 }");
   const dtype = floatType(options.dtype, "normal");
   const seed = seedOf(options.seed, "normal");
   const mean = finite(options.mean, 0, "normal", "mean");

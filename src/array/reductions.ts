@@ -13,6 +13,7 @@ import { builtinReduction, checkElements, type ReduceOp, REDUCTIONS } from "./re
 import type { FloatDType } from "./dtypes.ts";
 import type { HostValue, SumValue } from "./methods.ts";
 import { asEager, kindOf, needsTag, recordReduce, Traced } from "./trace.ts";
+import { checkOptions } from "./options.ts";
 
 /**
  * Options of reductions.
@@ -115,9 +116,7 @@ function run(
   if (!(a instanceof GPUArray) && !(a instanceof Traced)) {
     throw new TypeError(`Cannot ${op} ${kindOf(a)}: pass a GPUArray`);
   }
-  if (options !== undefined && (typeof options !== "object" || options === null)) {
-    throw new TypeError(`Cannot ${op} with options ${String(options)}: pass an object such as { axis: 0 }`);
-  }
+  checkOptions(options, op, "{ axis: 0 }");
   const def = REDUCTIONS[op];
   const out = def.out(a.dtype);
   if (!isDType(out)) throw new TypeError(`Cannot ${op} a ${a.dtype} array: ${out}`);
@@ -134,6 +133,7 @@ function run(
 
 function argRun(op: "argmin" | "argmax", a: unknown, options: ArgOptions | undefined): unknown {
   if (needsTag([a])) return asEager(() => argRun(op, a, options));
+  checkOptions(options, op, "{ axis: 0 }");
   if (options !== undefined && typeof options.axis !== "number" && options.axis !== undefined) {
     throw new TypeError(
       `Cannot ${op} along axes [${

@@ -15,6 +15,7 @@ import { ravel } from "./views.ts";
 import { elementValue, fill } from "./assign.ts";
 import { indexType } from "./codegen.ts";
 import { scalarValue } from "./ufunc.ts";
+import { checkOptions } from "./options.ts";
 
 function check(a: unknown, what: string): GPUArray {
   if (!(a instanceof GPUArray)) {
@@ -202,6 +203,7 @@ export function pad<D extends DType>(
   options: PadOptions = {},
 ): GPUArray<D> {
   check(a, "pad");
+  checkOptions(options, "pad", "{ constantValues: -1 }");
   if ((options.mode ?? "constant") !== "constant") {
     throw new RangeError(`Cannot pad with mode "${options.mode}": cudeno pads with mode "constant" only`);
   }

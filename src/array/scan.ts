@@ -20,6 +20,7 @@ import { binary, outputFor } from "./ufunc.ts";
 import { moveaxis, ravel, reshape } from "./views.ts";
 import { keptScratch } from "./stream.ts";
 import { SCAN_BLOCK, type ScanKernel, type ScanPlan, scanSource, tileSize } from "./scan_source.ts";
+import { checkOptions } from "./options.ts";
 
 /** What a scan computes: the operation, the accumulator's and the output's dtypes, and what it scans. */
 export interface ScanRequest {
@@ -259,6 +260,7 @@ function accumulatorOf(out: DType): DType {
 }
 
 function accumulate(op: "sum" | "prod", a: GPUArray, options: ScanOptions, what: string): GPUArray {
+  checkOptions(options, what, "{ axis: 0 }");
   if (!(a instanceof GPUArray)) throw new TypeError(`Cannot ${what} ${typeof a}: pass a GPUArray`);
   const out = options.dtype ?? sumType(a.dtype);
   if (!isDType(out)) throw new TypeError(`Cannot ${what} into dtype "${out}": use a dtype cudeno knows`);
@@ -341,6 +343,7 @@ export interface DiffOptions {
  */
 export function diff<D extends DType>(a: GPUArray<D>, options: DiffOptions = {}): GPUArray<D> {
   if (!(a instanceof GPUArray)) throw new TypeError(`Cannot diff ${typeof a}: pass a GPUArray`);
+  checkOptions(options, "diff", "{ n: 2, axis: 0 }");
   if (a.ndim === 0) throw new RangeError("Cannot diff a 0-d array: it needs at least one dimension");
   const n = options.n ?? 1;
   if (!Number.isInteger(n) || n < 0) {

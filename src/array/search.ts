@@ -18,6 +18,7 @@ import { SORT_BLOCK, sortTile, type SortVariant } from "./sort_keys_source.ts";
 import { searchSource } from "./search_source.ts";
 import { checkArray } from "./sorting.ts";
 import type { Backend, BackendKernel } from "./backend.ts";
+import { checkOptions } from "./options.ts";
 
 function searchKernel(backend: Backend, v: SortVariant, name: string): BackendKernel {
   return backend.kernel(`search:${v.width}${v.wide ? "w" : "n"}:${name}`, () => ({
@@ -92,6 +93,7 @@ export function unique<D extends DType>(
   options?: UniqueOptions,
 ): GPUArray<D> | UniqueResult<D> {
   checkArray(a, "take the unique values of");
+  checkOptions(options, "take unique values", "{ returnCounts: true }");
   a.backend.checkHostRead("unique()", "the size of its result");
   const wantCounts = options?.returnCounts === true, wantInverse = options?.returnInverse === true;
   const backend = a.backend, n = a.size;
@@ -191,6 +193,7 @@ export function searchsorted(
 ): GPUArray<"int64"> {
   checkArray(sorted, "searchsorted in");
   checkArray(values, "searchsorted for");
+  checkOptions(options, "searchsorted", '{ side: "right" }');
   const side = options.side ?? "left";
   if (side !== "left" && side !== "right") {
     throw new TypeError(`Cannot searchsorted with side "${side}": use "left" or "right"`);

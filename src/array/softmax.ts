@@ -16,6 +16,7 @@ import type { RowStage } from "./row_source.ts";
 import { runRows } from "./rows.ts";
 import { outputFor } from "./ufunc.ts";
 import { mathType } from "./ufunc_defs.ts";
+import { checkOptions } from "./options.ts";
 
 /**
  * Options of `softmax` and `logSoftmax`.
@@ -35,6 +36,7 @@ export interface SoftmaxOptions {
 
 function run(log: boolean, a: unknown, options: SoftmaxOptions = {}): GPUArray {
   const what = log ? "logSoftmax" : "softmax";
+  checkOptions(options, what, "{ axis: 0 }");
   if (!(a instanceof GPUArray)) {
     throw new TypeError(`Cannot ${what} ${a === null ? "null" : typeof a}: pass a GPUArray`);
   }

@@ -13,6 +13,7 @@ import { resultType, resultTypeWithScalar } from "./dtypes.ts";
 import { runLoop } from "./loop.ts";
 import { BINARY, type BinaryOp, type UfuncDef, type UfuncTypes, UNARY, type UnaryOp } from "./ufunc_defs.ts";
 import { asEager, isArrayLike, isTraced, kindOf, needsTag, recordMap, TracedScalar } from "./trace.ts";
+import { checkOptions } from "./options.ts";
 
 /**
  * An operand of an elementwise function: an array, or a JS number or bigint that broadcasts (a weak
@@ -141,6 +142,7 @@ export function apply(
   what: string = name,
 ): GPUArray {
   if (needsTag(operands)) return asEager(() => apply(name, def, operands, options, what));
+  checkOptions(options, what, "{ out }");
   let base: DType | undefined, traced = false;
   for (const x of operands) {
     if (isArrayLike(x)) base = base === undefined ? x.dtype : resultType(base, x.dtype);
@@ -272,6 +274,7 @@ const WHERE: UfuncDef = {
  */
 export function where(condition: GPUArray, x: Operand, y: Operand, options?: OpOptions): GPUArray {
   if (needsTag([condition, x, y])) return asEager(() => where(condition, x, y, options));
+  checkOptions(options, "where", "{ out }");
   if (!isArrayLike(condition)) {
     throw new TypeError("Cannot where(): the condition must be a GPUArray");
   }
@@ -310,6 +313,7 @@ export function where(condition: GPUArray, x: Operand, y: Operand, options?: OpO
  */
 export function clip(a: GPUArray, min: Operand | null, max: Operand | null, options?: OpOptions): GPUArray {
   if (needsTag([a, min, max])) return asEager(() => clip(a, min, max, options));
+  checkOptions(options, "clip", "{ out }");
   if (!isArrayLike(a)) throw new TypeError(`Cannot clip ${kindOf(a)}: pass a GPUArray`);
   if (min === null && max === null) throw new TypeError("Cannot clip without bounds: give min, max or both");
   const bounds = [min, max].filter((b) => b !== null) as Operand[];

@@ -25,6 +25,7 @@ import {
 } from "./layout.ts";
 import { parseSlices, sliceLayout, type SliceSpec } from "./slicing.ts";
 import { copyOf } from "./loop.ts";
+import { checkOptions } from "./options.ts";
 
 function check(a: unknown, what: string): GPUArray {
   if (!(a instanceof GPUArray)) {
@@ -173,15 +174,30 @@ export function broadcastTo<D extends DType>(a: GPUArray<D>, shape: Shape): GPUA
 }
 
 /**
- * The elements as one axis: a view when `a` is contiguous, else a copy.
+ * Throws unless `order` is NumPy's "C" (or not given): arrays here are laid out and walked in C order
+ * only, and an order the caller expected would give the elements in another sequence.
+ */
+export function checkOrder(order: unknown, what: string, fix: string): void {
+  if (order === undefined || order === "C") return;
+  throw new TypeError(
+    `Cannot ${what} in order ${
+      typeof order === "string" ? JSON.stringify(order) : String(order)
+    }: cudeno works in C order (row-major) only; ${fix}`,
+  );
+}
+
+/**
+ * The elements as one axis, in C order: a view when `a` is contiguous, else a copy.
  *
+ * @throws {TypeError} for an `order` other than "C" (for column-major order, ravel the transpose).
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const flat = ga.ravel(ga.zeros([2, 3])); // shape [6]
  * ```
  */
-export function ravel<D extends DType>(a: GPUArray<D>): GPUArray<D> {
+export function ravel<D extends DType>(a: GPUArray<D>, order?: "C"): GPUArray<D> {
+  checkOrder(order, "ravel", "for column-major order, ravel the transpose: ga.ravel(a.T)");
   return reshape(a, [-1]);
 }
 
@@ -220,6 +236,7 @@ export interface DiagonalOptions {
  */
 export function diagonal<D extends DType>(a: GPUArray<D>, options: DiagonalOptions = {}): GPUArray<D> {
   check(a, "take a diagonal of");
+  checkOptions(options, "take a diagonal", "{ offset: 1 }");
   if (a.ndim < 2) {
     throw new RangeError(`Cannot take a diagonal of an array of ${a.ndim} dimension(s): it needs at least 2`);
   }
@@ -251,14 +268,16 @@ export function slice<D extends DType>(a: GPUArray<D>, ...specs: (SliceSpec | st
 /**
  * A C-contiguous copy of `a` (its own memory).
  *
+ * @throws {TypeError} for an `order` other than "C".
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const c = ga.copy(ga.zeros([2, 3]).T);
  * ```
  */
-export function copy<D extends DType>(a: GPUArray<D>): GPUArray<D> {
+export function copy<D extends DType>(a: GPUArray<D>, order?: "C"): GPUArray<D> {
   check(a, "copy");
+  checkOrder(order, "copy", "for the values in column-major memory, copy the transpose: a.T.copy().T");
   return copyOf(a);
 }
 
