@@ -105,7 +105,7 @@ export function useBackend(name: BackendName, options: UseBackendOptions = {}): 
   if (name !== "cuda" && name !== "opencl") {
     throw new RangeError(`Cannot use backend "${name}": choose "cuda" or "opencl"`);
   }
-  checkOptions(options, `use backend "${name}"`, "{ device: 1 }");
+  checkOptions(options, `use backend "${name}"`, "{ device: 1 }", ["device"]);
   if (options.device !== undefined && name !== "cuda") {
     throw new TypeError("Cannot pick an OpenCL device here: set CUDENO_OPENCL_DEVICE=P:D instead");
   }

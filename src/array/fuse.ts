@@ -264,7 +264,7 @@ class SourceRecorder implements Backend {
  */
 export function fuse<F extends (...args: never[]) => unknown>(fn: F, options: FuseOptions = {}): Fused<F> {
   if (typeof fn !== "function") throw new TypeError(`Cannot fuse ${kindOf(fn)}: pass a function`);
-  checkOptions(options, "fuse", '{ name: "step" }');
+  checkOptions(options, "fuse", '{ name: "step" }', ["name"]);
   const label = options.name ?? (fn.name || "the fused function");
   const ident = (options.name ?? fn.name).replace(/[^A-Za-z0-9_]/g, "_");
   const names: RunNames = { what: `run ${label}`, kernel: `cudeno_fuse${ident ? `_${ident}` : ""}` };

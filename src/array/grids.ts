@@ -44,7 +44,7 @@ export function linspace<D extends DType = "float32">(
   if (!Number.isSafeInteger(num) || num < 0) {
     throw new RangeError(`Cannot make ${num} values with linspace(): give a non-negative integer count`);
   }
-  checkOptions(options, "call linspace()", "{ endpoint: false }");
+  checkOptions(options, "call linspace()", "{ endpoint: false }", ["endpoint", "dtype"]);
   if (!Number.isFinite(start) || !Number.isFinite(stop)) {
     throw new RangeError(`Cannot make values from ${start} to ${stop} with linspace(): give finite bounds`);
   }

@@ -148,7 +148,7 @@ export type TraceOptions = DiagonalOptions;
  * ```
  */
 export function trace<D extends DType>(a: GPUArray<D>, options: TraceOptions = {}): SumValue<D> | GPUArray {
-  checkOptions(options, "trace", "{ offset: 1 }");
+  checkOptions(options, "trace", "{ offset: 1 }", ["offset", "axis1", "axis2"]);
   using d = diagonal(a, options);
   return d.ndim === 1 ? sum(d) : sum(d, { axis: -1 });
 }

@@ -118,7 +118,7 @@ export function matmul<A extends DType, B extends DType>(
   b: GPUArray<B>,
   options: OpOptions = {},
 ): GPUArray<ResultType<A, B>> {
-  checkOptions(options, "matmul", "{ out }");
+  checkOptions(options, "matmul", "{ out }", ["out"]);
   using plan = planMatmul(a, b, options.out);
   if (plan.gemm !== undefined) {
     if (plan.kernel === "cublas") cublasGemm(a.backend as CudaBackend, plan.gemm);

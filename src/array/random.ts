@@ -261,7 +261,7 @@ export function uniform<D extends "float32" | "float64" = "float32">(
   shape: Shape,
   options: UniformOptions<D> = {},
 ): GPUArray<D> {
-  checkOptions(options, "draw uniform numbers", "{ seed: 1 }");
+  checkOptions(options, "draw uniform numbers", "{ seed: 1 }", ["seed", "dtype", "low", "high"]);
   const dtype = floatType(options.dtype, "uniform");
   const seed = seedOf(options.seed, "uniform");
   const low = finite(options.low, 0, "uniform", "low");
@@ -296,7 +296,7 @@ export function normal<D extends "float32" | "float64" = "float32">(
   shape: Shape,
   options: NormalOptions<D> = {},
 ): GPUArray<D> {
-  checkOptions(options, "draw normal numbers", "{ seed: 1 }");
+  checkOptions(options, "draw normal numbers", "{ seed: 1 }", ["seed", "dtype", "mean", "std"]);
   const dtype = floatType(options.dtype, "normal");
   const seed = seedOf(options.seed, "normal");
   const mean = finite(options.mean, 0, "normal", "mean");

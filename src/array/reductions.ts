@@ -106,6 +106,9 @@ export type SumType<D extends DType> = D extends FloatDType ? D
  */
 export type MeanType<D extends DType> = D extends FloatDType ? D : "float64";
 
+/** The options of reductions, and of var() and std(). */
+const REDUCE_OPTIONS = ["axis", "keepdims", "out"], VAR_OPTIONS = [...REDUCE_OPTIONS, "ddof"];
+
 function run(
   op: ReduceOp,
   a: unknown,
@@ -116,7 +119,7 @@ function run(
   if (!(a instanceof GPUArray) && !(a instanceof Traced)) {
     throw new TypeError(`Cannot ${op} ${kindOf(a)}: pass a GPUArray`);
   }
-  checkOptions(options, op, "{ axis: 0 }");
+  checkOptions(options, op, "{ axis: 0 }", op === "var" || op === "std" ? VAR_OPTIONS : REDUCE_OPTIONS);
   const def = REDUCTIONS[op];
   const out = def.out(a.dtype);
   if (!isDType(out)) throw new TypeError(`Cannot ${op} a ${a.dtype} array: ${out}`);
@@ -133,7 +136,7 @@ function run(
 
 function argRun(op: "argmin" | "argmax", a: unknown, options: ArgOptions | undefined): unknown {
   if (needsTag([a])) return asEager(() => argRun(op, a, options));
-  checkOptions(options, op, "{ axis: 0 }");
+  checkOptions(options, op, "{ axis: 0 }", REDUCE_OPTIONS);
   if (options !== undefined && typeof options.axis !== "number" && options.axis !== undefined) {
     throw new TypeError(
       `Cannot ${op} along axes [${

@@ -203,7 +203,7 @@ export function pad<D extends DType>(
   options: PadOptions = {},
 ): GPUArray<D> {
   check(a, "pad");
-  checkOptions(options, "pad", "{ constantValues: -1 }");
+  checkOptions(options, "pad", "{ constantValues: -1 }", ["mode", "constantValues"]);
   if ((options.mode ?? "constant") !== "constant") {
     throw new RangeError(`Cannot pad with mode "${options.mode}": cudeno pads with mode "constant" only`);
   }

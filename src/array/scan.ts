@@ -260,7 +260,7 @@ function accumulatorOf(out: DType): DType {
 }
 
 function accumulate(op: "sum" | "prod", a: GPUArray, options: ScanOptions, what: string): GPUArray {
-  checkOptions(options, what, "{ axis: 0 }");
+  checkOptions(options, what, "{ axis: 0 }", ["axis", "dtype", "out"]);
   if (!(a instanceof GPUArray)) throw new TypeError(`Cannot ${what} ${typeof a}: pass a GPUArray`);
   const out = options.dtype ?? sumType(a.dtype);
   if (!isDType(out)) throw new TypeError(`Cannot ${what} into dtype "${out}": use a dtype cudeno knows`);
@@ -343,7 +343,7 @@ export interface DiffOptions {
  */
 export function diff<D extends DType>(a: GPUArray<D>, options: DiffOptions = {}): GPUArray<D> {
   if (!(a instanceof GPUArray)) throw new TypeError(`Cannot diff ${typeof a}: pass a GPUArray`);
-  checkOptions(options, "diff", "{ n: 2, axis: 0 }");
+  checkOptions(options, "diff", "{ n: 2, axis: 0 }", ["n", "axis"]);
   if (a.ndim === 0) throw new RangeError("Cannot diff a 0-d array: it needs at least one dimension");
   const n = options.n ?? 1;
   if (!Number.isInteger(n) || n < 0) {

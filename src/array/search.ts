@@ -93,7 +93,7 @@ export function unique<D extends DType>(
   options?: UniqueOptions,
 ): GPUArray<D> | UniqueResult<D> {
   checkArray(a, "take the unique values of");
-  checkOptions(options, "take unique values", "{ returnCounts: true }");
+  checkOptions(options, "take unique values", "{ returnCounts: true }", ["returnCounts", "returnInverse"]);
   a.backend.checkHostRead("unique()", "the size of its result");
   const wantCounts = options?.returnCounts === true, wantInverse = options?.returnInverse === true;
   const backend = a.backend, n = a.size;
@@ -193,7 +193,7 @@ export function searchsorted(
 ): GPUArray<"int64"> {
   checkArray(sorted, "searchsorted in");
   checkArray(values, "searchsorted for");
-  checkOptions(options, "searchsorted", '{ side: "right" }');
+  checkOptions(options, "searchsorted", '{ side: "right" }', ["side"]);
   const side = options.side ?? "left";
   if (side !== "left" && side !== "right") {
     throw new TypeError(`Cannot searchsorted with side "${side}": use "left" or "right"`);

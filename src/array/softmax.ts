@@ -36,7 +36,7 @@ export interface SoftmaxOptions {
 
 function run(log: boolean, a: unknown, options: SoftmaxOptions = {}): GPUArray {
   const what = log ? "logSoftmax" : "softmax";
-  checkOptions(options, what, "{ axis: 0 }");
+  checkOptions(options, what, "{ axis: 0 }", ["axis", "out"]);
   if (!(a instanceof GPUArray)) {
     throw new TypeError(`Cannot ${what} ${a === null ? "null" : typeof a}: pass a GPUArray`);
   }

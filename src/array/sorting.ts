@@ -155,7 +155,7 @@ function sortAlong(
  */
 export function sort<D extends DType>(a: GPUArray<D>, options: SortOptions = {}): GPUArray<D> {
   checkArray(a, "sort");
-  checkOptions(options, "sort", "{ axis: 0 }");
+  checkOptions(options, "sort", "{ axis: 0 }", ["axis", "out"]);
   const axis = options.axis === undefined ? -1 : options.axis;
   return sortAlong(a, axis, undefined, false, { values: options.out ?? true }, "sort").values as GPUArray<D>;
 }
@@ -176,7 +176,7 @@ export function sort<D extends DType>(a: GPUArray<D>, options: SortOptions = {})
  */
 export function argsort(a: GPUArray, options: SortOptions = {}): GPUArray<"int64"> {
   checkArray(a, "argsort");
-  checkOptions(options, "argsort", "{ axis: 0 }");
+  checkOptions(options, "argsort", "{ axis: 0 }", ["axis", "out"]);
   const axis = options.axis === undefined ? -1 : options.axis;
   return sortAlong(a, axis, undefined, false, { indices: options.out ?? true }, "argsort")
     .indices as GPUArray<"int64">;
@@ -189,7 +189,7 @@ export function argsort(a: GPUArray, options: SortOptions = {}): GPUArray<"int64
  */
 export function sortInPlace(a: GPUArray, options: { readonly axis?: number } = {}): void {
   checkArray(a, "sort");
-  checkOptions(options, "sort", "{ axis: 0 }");
+  checkOptions(options, "sort", "{ axis: 0 }", ["axis"]);
   if (options.axis === null) {
     throw new TypeError("Cannot sort an array in place with axis null: use ga.sort(a, { axis: null })");
   }
@@ -248,7 +248,7 @@ export interface TopkResult<D extends DType> {
  */
 export function topk<D extends DType>(a: GPUArray<D>, k: number, options: TopkOptions = {}): TopkResult<D> {
   checkArray(a, "topk");
-  checkOptions(options, "topk", "{ axis: 0, largest: false }");
+  checkOptions(options, "topk", "{ axis: 0, largest: false }", ["axis", "largest", "out"]);
   const { values, indices } = sortAlong(
     a,
     options.axis ?? -1,

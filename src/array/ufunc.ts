@@ -142,7 +142,7 @@ export function apply(
   what: string = name,
 ): GPUArray {
   if (needsTag(operands)) return asEager(() => apply(name, def, operands, options, what));
-  checkOptions(options, what, "{ out }");
+  checkOptions(options, what, "{ out }", ["out"]);
   let base: DType | undefined, traced = false;
   for (const x of operands) {
     if (isArrayLike(x)) base = base === undefined ? x.dtype : resultType(base, x.dtype);
@@ -274,7 +274,7 @@ const WHERE: UfuncDef = {
  */
 export function where(condition: GPUArray, x: Operand, y: Operand, options?: OpOptions): GPUArray {
   if (needsTag([condition, x, y])) return asEager(() => where(condition, x, y, options));
-  checkOptions(options, "where", "{ out }");
+  checkOptions(options, "where", "{ out }", ["out"]);
   if (!isArrayLike(condition)) {
     throw new TypeError("Cannot where(): the condition must be a GPUArray");
   }
@@ -313,7 +313,7 @@ export function where(condition: GPUArray, x: Operand, y: Operand, options?: OpO
  */
 export function clip(a: GPUArray, min: Operand | null, max: Operand | null, options?: OpOptions): GPUArray {
   if (needsTag([a, min, max])) return asEager(() => clip(a, min, max, options));
-  checkOptions(options, "clip", "{ out }");
+  checkOptions(options, "clip", "{ out }", ["out"]);
   if (!isArrayLike(a)) throw new TypeError(`Cannot clip ${kindOf(a)}: pass a GPUArray`);
   if (min === null && max === null) throw new TypeError("Cannot clip without bounds: give min, max or both");
   const bounds = [min, max].filter((b) => b !== null) as Operand[];

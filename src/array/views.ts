@@ -236,7 +236,7 @@ export interface DiagonalOptions {
  */
 export function diagonal<D extends DType>(a: GPUArray<D>, options: DiagonalOptions = {}): GPUArray<D> {
   check(a, "take a diagonal of");
-  checkOptions(options, "take a diagonal", "{ offset: 1 }");
+  checkOptions(options, "take a diagonal", "{ offset: 1 }", ["offset", "axis1", "axis2"]);
   if (a.ndim < 2) {
     throw new RangeError(`Cannot take a diagonal of an array of ${a.ndim} dimension(s): it needs at least 2`);
   }

@@ -80,6 +80,32 @@ eachBackend(
 );
 
 eachBackend(
+  "an option a function does not have is a TypeError listing the ones it has, with a near spelling named",
+  () => {
+    using a = ga.arange(12).reshape(3, 4);
+    assert.throws(() => a.sum({ keepDims: true } as never), {
+      name: "TypeError",
+      message:
+        'Cannot sum with option "keepDims": did you mean keepdims? the options are axis, keepdims, out',
+    });
+    assert.throws(() => ga.std(a, { axs: 0 } as never), {
+      name: "TypeError",
+      message: 'Cannot std with option "axs": the options are axis, keepdims, out, ddof',
+    });
+    assert.throws(() => a.add(1, { output: a } as never), {
+      name: "TypeError",
+      message: 'Cannot add with option "output": the only option is out',
+    });
+    assert.throws(() => ga.cumsum(a, { axis: 0, keepdims: true } as never), {
+      name: "TypeError",
+      message: 'Cannot cumsum with option "keepdims": the options are axis, dtype, out',
+    });
+    using v = ga.var(a, { axis: 1, ddof: 1 });
+    assert.equal(v.shape[0], 3, "known options still work");
+  },
+);
+
+eachBackend(
   'ravel, flatten and copy take order "C" and refuse another, naming the transpose that gives it',
   () => {
     using a = ga.arange(6).reshape(2, 3);
