@@ -53,6 +53,15 @@ class ViewOf {
   }
 }
 
+/** The error for `get(i)`: get() copies the whole array and takes no index. */
+function wholeOnly(a: GPUArray, call: string, given: unknown): never {
+  throw new TypeError(
+    `Cannot ${call}(${String(given)}) an array of shape ${
+      showShape(a.shape)
+    }: ${call}() copies the whole array and takes no index; for one element use a.item(i), for part of it a.slice(...).${call}()`,
+  );
+}
+
 /** Set by GPUArray's static block: see {@link viewOf}. */
 let makeView: (array: GPUArray, layout: Layout) => GPUArray;
 /** Set by GPUArray's static block: see {@link sharesMemory}. */
@@ -228,8 +237,14 @@ export class GPUArray<D extends DType = DType> {
     }
   }
 
-  /** Copies the elements to a new host typed array in C order, waiting for queued work (PyCUDA's `get()`). */
-  get(): HostArrayOf[D] {
+  /**
+   * Copies the elements to a new host typed array in C order, waiting for queued work (PyCUDA's
+   * `get()`). It copies the whole array: for one element use `item(i)`, for part of it `slice()`.
+   *
+   * @throws {TypeError} when given an index (`unexpected`).
+   */
+  get(unexpected?: never): HostArrayOf[D] {
+    if (unexpected !== undefined) wholeOnly(this, "get", unexpected);
     this.backend.checkHostRead("get()");
     const out = new DTYPES[this.dtype].array(this.size) as HostArrayOf[D];
     if (this.size === 0) return out;
@@ -243,7 +258,8 @@ export class GPUArray<D extends DType = DType> {
   }
 
   /** Like {@link get}, without blocking Deno's event loop while the device finishes. */
-  async getAsync(): Promise<HostArrayOf[D]> {
+  async getAsync(unexpected?: never): Promise<HostArrayOf[D]> {
+    if (unexpected !== undefined) wholeOnly(this, "getAsync", unexpected);
     this.backend.checkHostRead("getAsync()");
     const out = new DTYPES[this.dtype].array(this.size) as HostArrayOf[D];
     if (this.size === 0) return out;

@@ -15,9 +15,14 @@ import { expandDims, ravel, slice } from "./views.ts";
 
 /** Checks that `arrays` is a non-empty list of arrays on one backend. */
 function checkList(arrays: readonly GPUArray[], what: string): readonly GPUArray[] {
-  if (!Array.isArray(arrays) || arrays.length === 0) {
-    throw new TypeError(`Cannot ${what} an empty list: give at least one array`);
+  if (!Array.isArray(arrays)) {
+    throw new TypeError(
+      `Cannot ${what} ${
+        arrays instanceof GPUArray ? "a GPUArray" : arrays === null ? "null" : typeof arrays
+      }: pass a list of arrays, as ga.${what}([a, b])`,
+    );
   }
+  if (arrays.length === 0) throw new TypeError(`Cannot ${what} an empty list: give at least one array`);
   arrays.forEach((a, i) => {
     if (!(a instanceof GPUArray)) {
       throw new TypeError(`Cannot ${what} item ${i}, ${a === null ? "null" : typeof a}: pass GPUArrays`);

@@ -154,6 +154,11 @@ export function squeeze<D extends DType>(a: GPUArray<D>, axis?: number | readonl
  */
 export function expandDims<D extends DType>(a: GPUArray<D>, axis: number | readonly number[]): GPUArray<D> {
   check(a, "expandDims");
+  if (typeof axis !== "number" && !Array.isArray(axis)) {
+    throw new TypeError(
+      `Cannot expandDims with axis ${String(axis)}: give the new axis (a number) or a list of them`,
+    );
+  }
   return viewOf(a, expandDimsLayout(a, typeof axis === "number" ? [axis] : axis));
 }
 

@@ -56,6 +56,20 @@ eachBackend("GPUArray reports shape, size, dtype and nbytes, and reshape() share
   );
 });
 
+eachBackend("get() copies the whole array and refuses an index, pointing to item() and slice()", async () => {
+  using a = ga.arange(6).reshape(2, 3);
+  assert.throws(() => a.get(0 as never), {
+    name: "TypeError",
+    message:
+      "Cannot get(0) an array of shape [2, 3]: get() copies the whole array and takes no index; for one element use a.item(i), for part of it a.slice(...).get()",
+  });
+  await assert.rejects(() => a.getAsync(1 as never), {
+    name: "TypeError",
+    message: /^Cannot getAsync\(1\)/,
+  });
+  assert.deepEqual([...a.get()], [0, 1, 2, 3, 4, 5]);
+});
+
 eachBackend("toGpu() rejects a shape that does not match the data", () => {
   assert.throws(() => ga.toGpu(new Float32Array(6), [4, 2]), {
     name: "RangeError",

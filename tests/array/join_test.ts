@@ -85,6 +85,14 @@ eachBackend("concatenate() refuses arrays that do not fit together, naming their
   });
   assert.throws(() => ga.concatenate([a, a], 2), { name: "RangeError", message: /axis 2 is out of range/ });
   assert.throws(() => ga.concatenate([]), { name: "TypeError", message: /empty list/ });
+  assert.throws(() => ga.concatenate(a as never), {
+    name: "TypeError",
+    message: "Cannot concatenate a GPUArray: pass a list of arrays, as ga.concatenate([a, b])",
+  });
+  assert.throws(() => ga.stack(a as never), {
+    name: "TypeError",
+    message: /^Cannot stack a GPUArray: pass a list/,
+  });
 });
 
 eachBackend("stack() joins arrays of one shape along a new axis", () => {

@@ -92,6 +92,10 @@ eachBackend(
     assert.deepEqual(ga.zeros([1, 3, 1]).squeeze().shape, [3]);
     assert.throws(() => ga.zeros([2, 3]).squeeze(0), { name: "RangeError", message: /extent is 2, not 1/ });
     assert.deepEqual(ga.expandDims(ga.zeros([3]), [0, 2]).shape, [1, 3, 1]);
+    assert.throws(() => ga.expandDims(ga.zeros([3]), undefined as never), {
+      name: "TypeError",
+      message: "Cannot expandDims with axis undefined: give the new axis (a number) or a list of them",
+    });
     assert.deepEqual(ga.moveaxis(gpu, 0, -1).shape, [3, 4, 2]);
     assert.deepEqual(Array.from(ga.diagonal(counting([3, 4]).gpu, { offset: 1 }).get()), [1, 6, 11]);
   },
