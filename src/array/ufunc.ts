@@ -278,6 +278,11 @@ export function where(condition: GPUArray, x: Operand, y: Operand, options?: OpO
   if (!isArrayLike(condition)) {
     throw new TypeError("Cannot where(): the condition must be a GPUArray");
   }
+  if (x === undefined && y === undefined) {
+    throw new TypeError(
+      "Cannot where() with a condition alone: give the values where it holds and where it does not, ga.where(c, x, y); for the indices where it holds (NumPy's where(c)), use ga.nonzero(c)",
+    );
+  }
   const values = ([x, y] as unknown[]).filter(isArrayLike);
   const base = values.length > 0 ? values.map((v) => v.dtype).reduce(resultType) : undefined;
   // NumPy's where converts a scalar to the arrays' dtype as it is, wrapping (no range check).
@@ -316,6 +321,13 @@ export function clip(a: GPUArray, min: Operand | null, max: Operand | null, opti
   checkOptions(options, "clip", "{ out }", ["out"]);
   if (!isArrayLike(a)) throw new TypeError(`Cannot clip ${kindOf(a)}: pass a GPUArray`);
   if (min === null && max === null) throw new TypeError("Cannot clip without bounds: give min, max or both");
+  if (min === undefined || max === undefined) {
+    throw new TypeError(
+      `Cannot clip without ${
+        min === undefined ? "min" : "max"
+      }: give both bounds, null for none (ga.clip(a, 0, null))`,
+    );
+  }
   const bounds = [min, max].filter((b) => b !== null) as Operand[];
   const which = min === null ? "h" : max === null ? "l" : "lh";
   const def: UfuncDef = {

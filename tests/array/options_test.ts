@@ -2,7 +2,8 @@
  * NumPy habits that JavaScript would otherwise ignore: a number, string or boolean where an options
  * object belongs (`cumsum(a, 1)`, `diff(a, 2)`, `linspace(0, 1, 5, false)`) and an order other than C
  * (`flatten("F")`) are TypeErrors that name the call and say what to write, not runs with the
- * defaults that give another result.
+ * defaults that give another result. So are NumPy calls with arguments left out: `where(c)` alone and
+ * `clip(a, min)` without a max.
  */
 
 import assert from "node:assert/strict";
@@ -124,5 +125,24 @@ eachBackend(
     assert.throws(() => (a.copy as Loose)("F"), { name: "TypeError", message: /^Cannot copy in order "F"/ });
     using t = a.T.flatten();
     assert.deepEqual([...t.get()], [0, 3, 1, 4, 2, 5], "the transpose flattened: column-major order");
+  },
+);
+
+eachBackend(
+  "where(c) alone and clip(a, min) without max are TypeErrors saying what to write; clip takes null for no bound",
+  () => {
+    using a = ga.arange(5);
+    using c = a.gt(2);
+    assert.throws(() => ga.where(c, undefined as never, undefined as never), {
+      name: "TypeError",
+      message:
+        "Cannot where() with a condition alone: give the values where it holds and where it does not, ga.where(c, x, y); for the indices where it holds (NumPy's where(c)), use ga.nonzero(c)",
+    });
+    assert.throws(() => a.clip(1, undefined as never), {
+      name: "TypeError",
+      message: "Cannot clip without max: give both bounds, null for none (ga.clip(a, 0, null))",
+    });
+    using low = a.clip(1, null);
+    assert.deepEqual([...low.get()], [1, 1, 2, 3, 4]);
   },
 );
