@@ -36,7 +36,11 @@ export function checkShape(shape: Shape): number[] {
   if (dims === undefined || dims.some((d) => !Number.isSafeInteger(d) || d < 0)) {
     throw new RangeError(
       `Cannot use shape ${
-        Array.isArray(shape) ? showShape(shape) : String(shape)
+        Array.isArray(shape)
+          ? `[${shape.map((d) => (typeof d === "string" ? JSON.stringify(d) : String(d))).join(", ")}]`
+          : typeof shape === "string"
+          ? JSON.stringify(shape)
+          : String(shape)
       }: every extent must be a non-negative integer`,
     );
   }

@@ -70,6 +70,23 @@ eachBackend("get() copies the whole array and refuses an index, pointing to item
   assert.deepEqual([...a.get()], [0, 1, 2, 3, 4, 5]);
 });
 
+eachBackend(
+  "a shape with a negative, fractional or string extent is a RangeError showing it as given",
+  () => {
+    for (
+      const [shape, shown] of [[-1, "-1"], [[2, 2.5], "[2, 2.5]"], [[2, "3"], '[2, "3"]'], [
+        "3",
+        '"3"',
+      ]] as const
+    ) {
+      assert.throws(() => ga.zeros(shape as never), {
+        name: "RangeError",
+        message: `Cannot use shape ${shown}: every extent must be a non-negative integer`,
+      });
+    }
+  },
+);
+
 eachBackend("toGpu() rejects a shape that does not match the data", () => {
   assert.throws(() => ga.toGpu(new Float32Array(6), [4, 2]), {
     name: "RangeError",
