@@ -79,16 +79,25 @@ export function flatDot(a: GPUArray, b: GPUArray): number {
 }
 
 /**
- * The Euclidean norm, `sqrt(sum(a * a))`, as a host number.
+ * The Euclidean norm, `sqrt(sum(a * a))`, as a host number: the 2-norm of the flattened array
+ * (Frobenius for a matrix). NumPy's other `ord`s are written with the reductions.
  *
+ * @throws {TypeError} when given an `ord` (`ord`), which this norm does not take.
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * console.log(ga.norm(ga.toGpu(new Float32Array([3, 4])))); // 5
  * ```
  */
-export function norm(a: GPUArray): number {
+export function norm(a: GPUArray, ord?: never): number {
   if (!(a instanceof GPUArray)) throw new TypeError(`Cannot norm ${typeof a}: pass a GPUArray`);
+  if (ord !== undefined) {
+    throw new TypeError(
+      `Cannot norm with ord ${
+        String(ord)
+      }: norm() is the 2-norm of the flattened array (Frobenius for a matrix); write others with the reductions, ga.abs(a).sum() for the 1-norm, ga.abs(a).max() for the max norm`,
+    );
+  }
   const out = meanType(a.dtype), d = a.backend.dialect;
   const red = sumOfProducts("norm", [a], out, (acc) => `${mathFn("sqrt", computeType(out), d)}(${acc})`);
   return Number(reduceToHost(red, a.shape, "norm"));

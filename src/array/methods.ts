@@ -456,8 +456,8 @@ export function installMethods(cls: { prototype: object }): void {
   define("trace", function (this: GPUArray, options?: linalg.TraceOptions) {
     return linalg.trace(this, options);
   });
-  define("norm", function (this: GPUArray) {
-    return norm(this);
+  define("norm", function (this: GPUArray, ord?: never) {
+    return norm(this, ord);
   });
   define("repeat", function (this: GPUArray, repeats: number | readonly number[], axis?: number) {
     return repeat(this, repeats, axis);

@@ -2,8 +2,8 @@
  * NumPy habits that JavaScript would otherwise ignore: a number, string or boolean where an options
  * object belongs (`cumsum(a, 1)`, `diff(a, 2)`, `linspace(0, 1, 5, false)`) and an order other than C
  * (`flatten("F")`) are TypeErrors that name the call and say what to write, not runs with the
- * defaults that give another result. So are NumPy calls with arguments left out: `where(c)` alone and
- * `clip(a, min)` without a max.
+ * defaults that give another result. So are NumPy calls whose form differs here: `where(c)` alone,
+ * `clip(a, min)` without a max, and `norm(a, ord)`.
  */
 
 import assert from "node:assert/strict";
@@ -146,3 +146,17 @@ eachBackend(
     assert.deepEqual([...low.get()], [1, 1, 2, 3, 4]);
   },
 );
+
+eachBackend("norm() with an ord is a TypeError naming the reductions that write other norms", () => {
+  using a = ga.asarray([3, -4]);
+  assert.equal(a.norm(), 5);
+  assert.throws(() => (a.norm as (ord: number) => number).call(a, 1), {
+    name: "TypeError",
+    message:
+      "Cannot norm with ord 1: norm() is the 2-norm of the flattened array (Frobenius for a matrix); write others with the reductions, ga.abs(a).sum() for the 1-norm, ga.abs(a).max() for the max norm",
+  });
+  assert.throws(() => ga.norm(a, Infinity as never), {
+    name: "TypeError",
+    message: /^Cannot norm with ord Infinity/,
+  });
+});
