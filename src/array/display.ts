@@ -10,7 +10,7 @@
 import type { DType, TypedArray } from "../kernel/dtype.ts";
 import { type GPUArray, viewOf } from "./gpuarray.ts";
 import { arrayRepr, type Element, elementFormat, pythonTuple, type Shown, textEdges } from "./format.ts";
-import { showShape } from "./layout.ts";
+import { contiguousStrides, showShape } from "./layout.ts";
 import { fromBfloat16Bits } from "../kernel/bfloat16.ts";
 
 /**
@@ -123,9 +123,7 @@ export function item<D extends DType>(a: GPUArray<D>, ...index: number[]): ItemV
   });
   // One flat index: its position along each axis, in C order.
   const position = index.length === 1
-    ? a.shape.map((_, k) =>
-      Math.floor(at[0]! / a.shape.slice(k + 1).reduce((x, y) => x * y, 1)) % a.shape[k]!
-    )
+    ? contiguousStrides(a.shape).map((step, k) => Math.floor(at[0]! / step) % a.shape[k]!)
     : at;
   const offset = position.reduce((o, p, k) => o + p * a.strides[k]!, a.offset);
   using one = viewOf(a, { shape: [], strides: [], offset });

@@ -52,14 +52,17 @@ export class ExpressionTranslator extends Context {
     const e = this.value(node);
     if (e.type === "bool") return e;
     if (isWeakConst(e) && weakness(e) === "int") return constant(e.value !== 0, "bool");
+    return this.#againstZero(node, e, "!=", "a float is not a condition: compare it explicitly, x !== 0");
+  }
+
+  /** Integer `e` (settled) compared with zero by `operator`; `message` is the error for a float. */
+  #againstZero(node: Node, e: Expr, operator: "!=" | "==", message: string): Expr {
     const settled = settle(e, this.failer(node));
-    if (!isInt(settled.type as ValueType)) {
-      this.fail(node, "a float is not a condition: compare it explicitly, x !== 0");
-    }
+    if (!isInt(settled.type as ValueType)) this.fail(node, message);
     return {
       op: "compare",
       type: "bool",
-      operator: "!=",
+      operator,
       left: settled,
       right: constant(0, settled.type as ScalarType),
     };
@@ -266,17 +269,12 @@ export class ExpressionTranslator extends Context {
       case "!": {
         if (v.type === "bool") return { op: "not", type: "bool", value: v };
         if (isWeakConst(v) && v.weak === "int") return constant(v.value === 0, "bool");
-        const s = settle(v, fail);
-        if (!isInt(s.type as ValueType)) {
-          this.fail(node, "! needs a boolean or an integer: compare a float explicitly, x === 0");
-        }
-        return {
-          op: "compare",
-          type: "bool",
-          operator: "==",
-          left: s,
-          right: constant(0, s.type as ScalarType),
-        };
+        return this.#againstZero(
+          node,
+          v,
+          "==",
+          "! needs a boolean or an integer: compare a float explicitly, x === 0",
+        );
       }
       default: {
         if (isWeakConst(v)) return literal(~v.value, "int");
