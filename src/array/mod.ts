@@ -18,15 +18,15 @@
  * @module
  */
 
-export { backend, backendDevice, useBackend, type UseBackendOptions } from "./active.ts";
-export { currentStream, useStream, withStream } from "./stream.ts";
-export type { Backend, BackendBuffer, BackendKernel, BackendName, KernelSource } from "./backend.ts";
+export { backend, backendDevice, useBackend, type UseBackendOptions } from "../device/active.ts";
+export { currentStream, useStream, withStream } from "../device/stream.ts";
+export type { Backend, BackendBuffer, BackendKernel, BackendName, KernelSource } from "../device/backend.ts";
 export type { LaunchConfig } from "../kernel/dims.ts";
-export { empty, emptyLike, GPUArray } from "./gpuarray.ts";
-export type { ArrayMethods, HostValue, SumValue } from "./methods.ts";
-export type { ItemValue, NestedList } from "./display.ts";
-export type { Layout, Shape } from "./layout.ts";
-export type { SliceSpec } from "./slicing.ts";
+export { empty, emptyLike, GPUArray } from "./core/gpuarray.ts";
+export type { ArrayMethods, HostValue, SumValue } from "./core/methods.ts";
+export type { ItemValue, NestedList } from "./core/display.ts";
+export type { Layout, Shape } from "./core/layout.ts";
+export type { SliceSpec } from "./core/slicing.ts";
 export {
   arange,
   asarray,
@@ -39,9 +39,9 @@ export {
   toGpu,
   zeros,
   zerosLike,
-} from "./creation.ts";
-export { eye, identity, tri, tril, triu } from "./matrices.ts";
-export { linspace, type LinspaceOptions, meshgrid, type MeshgridOptions } from "./grids.ts";
+} from "./routines/creation.ts";
+export { eye, identity, tri, tril, triu } from "./routines/matrices.ts";
+export { linspace, type LinspaceOptions, meshgrid, type MeshgridOptions } from "./routines/grids.ts";
 export {
   ascontiguousarray,
   broadcastTo,
@@ -57,36 +57,36 @@ export {
   squeeze,
   swapaxes,
   transpose,
-} from "./views.ts";
-export { assign, astype, fill } from "./assign.ts";
-export { load, loadAsync, save, saveAsync } from "./io.ts";
-export { arraySplit, concatenate, split, stack } from "./join.ts";
-export { pad, type PadOptions, type PadSpec, repeat, tile } from "./repeat.ts";
+} from "./ops/views.ts";
+export { assign, astype, fill } from "./ops/assign.ts";
+export { load, loadAsync, save, saveAsync } from "./routines/io.ts";
+export { arraySplit, concatenate, split, stack } from "./routines/join.ts";
+export { pad, type PadOptions, type PadSpec, repeat, tile } from "./routines/repeat.ts";
 export { NpyError } from "../kernel/npy.ts";
-export { clip, type Operand, type OpOptions, where } from "./ufunc.ts";
-export type { BinaryOp, UnaryOp } from "./ufunc_defs.ts";
-export * from "./ufuncs_binary.ts";
-export * from "./ufuncs_unary.ts";
-export { norm } from "./functions.ts";
-export * from "./reductions.ts";
-export { logSoftmax, softmax, type SoftmaxOptions } from "./softmax.ts";
-export { fuse, type Fused, type FuseOptions } from "./fuse.ts";
-export { CublasError } from "./cublas.ts";
-export { matmul } from "./matmul.ts";
-export { dot, inner, outer, trace, type TraceOptions, vdot } from "./linalg.ts";
-export { einsum, tensordot } from "./einsum.ts";
-export { cumprod, cumsum, diff, type DiffOptions, type ScanOptions } from "./scan.ts";
-export { type Indices, put, take } from "./indexing.ts";
-export { argwhere, compress, mask, nonzero } from "./compact.ts";
-export { argsort, sort, type SortOptions, topk, type TopkOptions, type TopkResult } from "./sorting.ts";
+export { clip, type Operand, type OpOptions, where } from "./ops/ufunc.ts";
+export type { BinaryOp, UnaryOp } from "./ops/ufunc_defs.ts";
+export * from "./ops/ufuncs_binary.ts";
+export * from "./ops/ufuncs_unary.ts";
+export { norm } from "./ops/norm.ts";
+export * from "./ops/reductions.ts";
+export { logSoftmax, softmax, type SoftmaxOptions } from "./ops/softmax.ts";
+export { fuse, type Fused, type FuseOptions } from "./fuse/fuse.ts";
+export { CublasError } from "../device/cublas.ts";
+export { matmul } from "./ops/matmul.ts";
+export { dot, inner, outer, trace, type TraceOptions, vdot } from "./ops/linalg.ts";
+export { einsum, tensordot } from "./ops/einsum.ts";
+export { cumprod, cumsum, diff, type DiffOptions, type ScanOptions } from "./ops/scan.ts";
+export { type Indices, put, take } from "./ops/indexing.ts";
+export { argwhere, compress, mask, nonzero } from "./routines/compact.ts";
+export { argsort, sort, type SortOptions, topk, type TopkOptions, type TopkResult } from "./ops/sorting.ts";
 export {
   searchsorted,
   type SearchsortedOptions,
   unique,
   type UniqueOptions,
   type UniqueResult,
-} from "./search.ts";
-export * as random from "./random.ts";
+} from "./routines/search.ts";
+export * as random from "./routines/random.ts";
 export {
   type BoolAsInt8,
   type DivisionResult,
@@ -96,9 +96,9 @@ export {
   type PromotionTable,
   type ResultType,
   resultType,
-} from "./dtypes.ts";
-export type { BinaryResult } from "./ufuncs_binary.ts";
+} from "./core/dtypes.ts";
+export type { BinaryResult } from "./ops/ufuncs_binary.ts";
 export { type DType, dtypeOf, DTYPES, isDType } from "../kernel/dtype.ts";
-export { ElementwiseKernel, ReductionKernel, type ReductionOptions } from "./kernels.ts";
+export { ElementwiseKernel, ReductionKernel, type ReductionOptions } from "./routines/kernels.ts";
 export type { DTypeInfo, HostArrayOf, TypedArray } from "../kernel/dtype.ts";
 export type { Dialect } from "../kernel/ctypes.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type * as acorn from "acorn";
+import type * as acorn from "npm:acorn@^8.14.0";
 import type { Fail } from "./coerce.ts";
 import { JitError, type SourcePosition } from "./errors.ts";
 import { type Locate, locator } from "./locate.ts";

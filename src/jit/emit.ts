@@ -9,7 +9,7 @@
  * @module
  */
 
-import { DIALECTS, helperSource, type Target } from "./dialect.ts";
+import { DIALECTS, helperSource, type Target } from "../codegen/target.ts";
 import type { Dialect } from "../kernel/ctypes.ts";
 import {
   type BinaryExpr,

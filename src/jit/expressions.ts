@@ -5,7 +5,7 @@
  * @module
  */
 
-import type * as acorn from "acorn";
+import type * as acorn from "npm:acorn@^8.14.0";
 import {
   ATOMICS,
   CASTS,

@@ -6,9 +6,9 @@
  * @module
  */
 
-import { activeBackend } from "../array/active.ts";
-import type { Backend, BackendKernel } from "../array/backend.ts";
-import { GPUArray } from "../array/gpuarray.ts";
+import { activeBackend } from "../device/active.ts";
+import type { Backend, BackendKernel } from "../device/backend.ts";
+import { GPUArray } from "../array/core/gpuarray.ts";
 import { DeviceAllocation } from "../cuda/memory.ts";
 import { Buffer as CLBuffer } from "../opencl/buffer.ts";
 import type { Dialect } from "../kernel/ctypes.ts";

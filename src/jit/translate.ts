@@ -7,7 +7,7 @@
  * @module
  */
 
-import type * as acorn from "acorn";
+import type * as acorn from "npm:acorn@^8.14.0";
 import { INTRINSIC_NAMES, UNSUPPORTED } from "./builtins.ts";
 import { assignable, constant, literal, settle, storable } from "./coerce.ts";
 import type { Entity, Node, TranslateInput } from "./context.ts";

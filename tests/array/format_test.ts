@@ -1,7 +1,7 @@
 // NumPy's repr, on the host: every expected string below is what NumPy 2.4 prints for the same array
 // (with `dtype=` always written, as cudeno always writes it).
 import assert from "node:assert/strict";
-import { arrayRepr, type Element, textEdges } from "../../src/array/format.ts";
+import { arrayRepr, type Element, textEdges } from "../../src/array/core/format.ts";
 import type { DType } from "../../src/kernel/dtype.ts";
 
 /** The text form of an array given all its elements in C order (the edges picked out on the host). */

@@ -8,8 +8,8 @@ import {
   reshapeStrides,
   reshapeTarget,
   transposeLayout,
-} from "../../src/array/layout.ts";
-import { parseSlices, sliceLayout } from "../../src/array/slicing.ts";
+} from "../../src/array/core/layout.ts";
+import { parseSlices, sliceLayout } from "../../src/array/core/slicing.ts";
 
 /** Every element offset of a layout, in C order. */
 function offsets(l: Layout): number[] {

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import * as ga from "../../src/array/mod.ts";
 import { eachBackend } from "./_each_backend.ts";
 import { allocations, deviceInts, host, hostMatmul } from "./_linalg_host.ts";
-import { type MatmulPlan, planMatmul } from "../../src/array/matmul.ts";
-import { type CublasCall, cublasCall } from "../../src/array/cublas.ts";
+import { type MatmulPlan, planMatmul } from "../../src/array/ops/matmul.ts";
+import { type CublasCall, cublasCall } from "../../src/device/cublas.ts";
 import { CUBLAS_OP_N, CUBLAS_OP_T } from "../../ffi/cublas.ts";
 
 function readBuffer(x: ga.GPUArray): Float32Array {

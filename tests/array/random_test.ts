@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import * as ga from "../../src/array/mod.ts";
-import { mulhi32, normalReference, philox4x32, uniformReference } from "../../src/array/philox.ts";
+import { mulhi32, normalReference, philox4x32, uniformReference } from "../../src/array/exec/philox.ts";
 import { cudaProblem, openclProblem } from "../_backends.ts";
 import { eachBackend } from "./_each_backend.ts";
 

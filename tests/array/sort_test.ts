@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import * as ga from "../../src/array/mod.ts";
-import { sortLimits, sortRows } from "../../src/array/radix.ts";
+import { sortLimits, sortRows } from "../../src/array/exec/radix.ts";
 import { eachBackend } from "./_each_backend.ts";
 import {
   argsortRef,

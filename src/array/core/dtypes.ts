@@ -1,0 +1,365 @@
+/**
+ * NumPy's type promotion for array operations: which dtype `a + b`, `a / b` or `sqrt(a)` gives.
+ * Scalars are "weak" (NEP 50): `int32 array + 2` stays int32, `int32 array + 2.5` becomes float64.
+ *
+ * @module
+ */
+
+import { type DType, DTYPES } from "../../kernel/dtype.ts";
+
+const FLOAT_ORDER: DType[] = ["float16", "bfloat16", "float32", "float64"];
+const SIGNED: DType[] = ["int8", "int16", "int32", "int64"];
+const UNSIGNED: DType[] = ["uint8", "uint16", "uint32", "uint64"];
+
+function signedHolding(u: DType): DType | "float64" {
+  const i = UNSIGNED.indexOf(u);
+  return i < 3 ? SIGNED[i + 1]! : "float64";
+}
+
+function floatHolding(intType: DType): DType {
+  const size = DTYPES[intType].size;
+  return size === 1 ? "float16" : size === 2 ? "float32" : "float64";
+}
+
+function largerFloat(a: DType, b: DType): DType {
+  if ((a === "float16" && b === "bfloat16") || (a === "bfloat16" && b === "float16")) return "float32";
+  return FLOAT_ORDER.indexOf(a) >= FLOAT_ORDER.indexOf(b) ? a : b;
+}
+
+/**
+ * The dtype of a binary operation on two arrays (NumPy's `result_type`).
+ *
+ * @example
+ * ```ts
+ * import { resultType } from "@cudeno/cudeno/array";
+ * console.log(resultType("int32", "float32")); // "float64"
+ * ```
+ */
+export function resultType(a: DType, b: DType): DType {
+  if (a === b) return a;
+  if (a === "bool") return b;
+  if (b === "bool") return a;
+  const ka = DTYPES[a].kind, kb = DTYPES[b].kind;
+  if (ka === "float" && kb === "float") return largerFloat(a, b);
+  if (ka === "float") return largerFloat(a, floatHolding(b));
+  if (kb === "float") return largerFloat(b, floatHolding(a));
+  if (ka === kb) return DTYPES[a].size >= DTYPES[b].size ? a : b;
+  const [s, u] = ka === "int" ? [a, b] : [b, a];
+  if (DTYPES[s].size > DTYPES[u].size) return s;
+  return signedHolding(u) as DType;
+}
+
+/** The dtype of an operation between an array of `dtype` and a JS number (a weak scalar). */
+export function resultTypeWithScalar(dtype: DType, scalar: number | bigint): DType {
+  if (typeof scalar === "bigint") return dtype === "bool" ? "int64" : dtype;
+  if (DTYPES[dtype].kind === "float") return dtype;
+  if (Number.isInteger(scalar)) return dtype === "bool" ? "int64" : dtype;
+  return "float64";
+}
+
+/** The dtype true division gives (`/`): floats stay, integers become float64 (float32 for 8/16-bit ones). */
+export function divisionType(dtype: DType): DType {
+  if (DTYPES[dtype].kind === "float") return dtype;
+  return DTYPES[dtype].size <= 2 ? "float32" : "float64";
+}
+
+/**
+ * The float dtypes.
+ *
+ * @example
+ * ```ts
+ * import type { FloatDType } from "@cudeno/cudeno/array";
+ * const d: FloatDType = "bfloat16";
+ * ```
+ */
+export type FloatDType = "float16" | "bfloat16" | "float32" | "float64";
+
+/**
+ * {@link resultType} as a table at the type level (a test checks that the two agree).
+ *
+ * @example
+ * ```ts
+ * import type { PromotionTable } from "@cudeno/cudeno/array";
+ * const d: PromotionTable["int32"]["float32"] = "float64";
+ * ```
+ */
+export interface PromotionTable {
+  /** What float32 gives with each dtype. */
+  float32: {
+    float32: "float32";
+    float64: "float64";
+    float16: "float32";
+    bfloat16: "float32";
+    int8: "float32";
+    uint8: "float32";
+    int16: "float32";
+    uint16: "float32";
+    int32: "float64";
+    uint32: "float64";
+    int64: "float64";
+    uint64: "float64";
+    bool: "float32";
+  };
+  /** What float64 gives with each dtype. */
+  float64: {
+    float32: "float64";
+    float64: "float64";
+    float16: "float64";
+    bfloat16: "float64";
+    int8: "float64";
+    uint8: "float64";
+    int16: "float64";
+    uint16: "float64";
+    int32: "float64";
+    uint32: "float64";
+    int64: "float64";
+    uint64: "float64";
+    bool: "float64";
+  };
+  /** What float16 gives with each dtype. */
+  float16: {
+    float32: "float32";
+    float64: "float64";
+    float16: "float16";
+    bfloat16: "float32";
+    int8: "float16";
+    uint8: "float16";
+    int16: "float32";
+    uint16: "float32";
+    int32: "float64";
+    uint32: "float64";
+    int64: "float64";
+    uint64: "float64";
+    bool: "float16";
+  };
+  /** What bfloat16 gives with each dtype. */
+  bfloat16: {
+    float32: "float32";
+    float64: "float64";
+    float16: "float32";
+    bfloat16: "bfloat16";
+    int8: "float32";
+    uint8: "float32";
+    int16: "float32";
+    uint16: "float32";
+    int32: "float64";
+    uint32: "float64";
+    int64: "float64";
+    uint64: "float64";
+    bool: "bfloat16";
+  };
+  /** What int8 gives with each dtype. */
+  int8: {
+    float32: "float32";
+    float64: "float64";
+    float16: "float16";
+    bfloat16: "float32";
+    int8: "int8";
+    uint8: "int16";
+    int16: "int16";
+    uint16: "int32";
+    int32: "int32";
+    uint32: "int64";
+    int64: "int64";
+    uint64: "float64";
+    bool: "int8";
+  };
+  /** What uint8 gives with each dtype. */
+  uint8: {
+    float32: "float32";
+    float64: "float64";
+    float16: "float16";
+    bfloat16: "float32";
+    int8: "int16";
+    uint8: "uint8";
+    int16: "int16";
+    uint16: "uint16";
+    int32: "int32";
+    uint32: "uint32";
+    int64: "int64";
+    uint64: "uint64";
+    bool: "uint8";
+  };
+  /** What int16 gives with each dtype. */
+  int16: {
+    float32: "float32";
+    float64: "float64";
+    float16: "float32";
+    bfloat16: "float32";
+    int8: "int16";
+    uint8: "int16";
+    int16: "int16";
+    uint16: "int32";
+    int32: "int32";
+    uint32: "int64";
+    int64: "int64";
+    uint64: "float64";
+    bool: "int16";
+  };
+  /** What uint16 gives with each dtype. */
+  uint16: {
+    float32: "float32";
+    float64: "float64";
+    float16: "float32";
+    bfloat16: "float32";
+    int8: "int32";
+    uint8: "uint16";
+    int16: "int32";
+    uint16: "uint16";
+    int32: "int32";
+    uint32: "uint32";
+    int64: "int64";
+    uint64: "uint64";
+    bool: "uint16";
+  };
+  /** What int32 gives with each dtype. */
+  int32: {
+    float32: "float64";
+    float64: "float64";
+    float16: "float64";
+    bfloat16: "float64";
+    int8: "int32";
+    uint8: "int32";
+    int16: "int32";
+    uint16: "int32";
+    int32: "int32";
+    uint32: "int64";
+    int64: "int64";
+    uint64: "float64";
+    bool: "int32";
+  };
+  /** What uint32 gives with each dtype. */
+  uint32: {
+    float32: "float64";
+    float64: "float64";
+    float16: "float64";
+    bfloat16: "float64";
+    int8: "int64";
+    uint8: "uint32";
+    int16: "int64";
+    uint16: "uint32";
+    int32: "int64";
+    uint32: "uint32";
+    int64: "int64";
+    uint64: "uint64";
+    bool: "uint32";
+  };
+  /** What int64 gives with each dtype. */
+  int64: {
+    float32: "float64";
+    float64: "float64";
+    float16: "float64";
+    bfloat16: "float64";
+    int8: "int64";
+    uint8: "int64";
+    int16: "int64";
+    uint16: "int64";
+    int32: "int64";
+    uint32: "int64";
+    int64: "int64";
+    uint64: "float64";
+    bool: "int64";
+  };
+  /** What uint64 gives with each dtype. */
+  uint64: {
+    float32: "float64";
+    float64: "float64";
+    float16: "float64";
+    bfloat16: "float64";
+    int8: "float64";
+    uint8: "uint64";
+    int16: "float64";
+    uint16: "uint64";
+    int32: "float64";
+    uint32: "uint64";
+    int64: "float64";
+    uint64: "uint64";
+    bool: "uint64";
+  };
+  /** What bool gives with each dtype. */
+  bool: {
+    float32: "float32";
+    float64: "float64";
+    float16: "float16";
+    bfloat16: "bfloat16";
+    int8: "int8";
+    uint8: "uint8";
+    int16: "int16";
+    uint16: "uint16";
+    int32: "int32";
+    uint32: "uint32";
+    int64: "int64";
+    uint64: "uint64";
+    bool: "bool";
+  };
+}
+
+/**
+ * {@link resultType} at the type level: the dtype `a.add(b)` has for arrays of dtypes `A` and `B`, so a
+ * result's `get()` is typed (`float32` with `float32` gives a `Float32Array`).
+ *
+ * @example
+ * ```ts
+ * import type { ResultType } from "@cudeno/cudeno/array";
+ * const d: ResultType<"int32", "float32"> = "float64";
+ * ```
+ */
+export type ResultType<A extends DType, B extends DType> = A extends DType
+  ? B extends DType ? PromotionTable[A][B]
+  : never
+  : never;
+
+/**
+ * The dtype of an operation between an array of `D` and an operand `O`: an array's dtype promotes by
+ * {@link ResultType}; a JS number is weak (NEP 50), so it keeps a float dtype and may give float64
+ * for an integer one (`int32 + 0.5`); a bigint keeps an integer dtype.
+ *
+ * @example
+ * ```ts
+ * import type { OperandResult } from "@cudeno/cudeno/array";
+ * const d: OperandResult<"float32", number> = "float32";
+ * ```
+ */
+export type OperandResult<D extends DType, O> = O extends { readonly dtype: infer E extends DType }
+  ? ResultType<D, E>
+  : O extends bigint ? (D extends "bool" ? "int64" : D)
+  : D extends FloatDType ? D
+  : D extends "bool" ? "int64" | "float64"
+  : D | "float64";
+
+/**
+ * The dtype of float functions (`exp`, `sqrt`, `arctan2`) of `D`: floats keep theirs; bool and
+ * 8/16-bit integers give float32, 32/64-bit integers float64.
+ *
+ * @example
+ * ```ts
+ * import type { FloatResult } from "@cudeno/cudeno/array";
+ * const d: FloatResult<"int32"> = "float64";
+ * ```
+ */
+export type FloatResult<D extends DType> = D extends FloatDType ? D
+  : D extends "int32" | "uint32" | "int64" | "uint64" ? "float64"
+  : "float32";
+
+/**
+ * The dtype of true division (`div`) of `D`: floats keep theirs, integers and bools give float64.
+ *
+ * @example
+ * ```ts
+ * import type { DivisionResult } from "@cudeno/cudeno/array";
+ * const d: DivisionResult<"int8"> = "float64";
+ * ```
+ */
+export type DivisionResult<D extends DType> = D extends FloatDType ? D : "float64";
+
+/**
+ * `D`, or int8 where `D` is bool: NumPy's `pow`, `square`, `floorDivide` and shifts compute bools as
+ * int8.
+ *
+ * @example
+ * ```ts
+ * import type { BoolAsInt8 } from "@cudeno/cudeno/array";
+ * const d: BoolAsInt8<"bool"> = "int8";
+ * ```
+ */
+export type BoolAsInt8<D extends DType> = D extends "bool" ? "int8" : D;

@@ -1,0 +1,271 @@
+/**
+ * The CUDA C and OpenCL C of elementwise loops, from a plan made by `loop.ts`: a flat loop over
+ * contiguous operands (vectorised on CUDA), a tiled transpose through shared memory, and a strided
+ * loop that finds each operand's element from the linear index, with 32-bit index math (divisions by
+ * multiply-high, as PyTorch's `IntDivider`) where every offset fits.
+ *
+ * @module
+ */
+
+import type { Dialect } from "../../kernel/ctypes.ts";
+import { type DType, DTYPES } from "../../kernel/dtype.ts";
+import { barrier, cType, kernelHead, pointerParam, preamble, threadIds } from "../../codegen/c.ts";
+
+/** Threads per block of every loop. */
+export const BLOCK = 256;
+/** Elements each thread of a flat or strided loop handles. */
+export const ELEMS = 4;
+/** The side of a transpose tile, and the rows of threads that walk it. */
+export const TILE = 32;
+/** Rows of threads in a transpose tile's block. */
+export const TILE_ROWS = 8;
+
+/** How a loop walks its elements. */
+export type LoopPath =
+  /** One axis; every operand steps 1 (or 0: the same element throughout). */
+  | "flat"
+  /** {@link LoopPath.flat}, with 4-element vector loads and stores (CUDA, aligned operands). */
+  | "vector"
+  /** Two axes, the output contiguous along the last and the input along the first. */
+  | "tile"
+  /** Any strides. */
+  | "strided"
+  /**
+   * {@link LoopPath.strided} over groups of 4 neighbours along the last axis, where every operand
+   * steps 1 (vector loads and stores, CUDA) or 0 (one load) along it: broadcasting a row, for one.
+   */
+  | "vstrided";
+
+/** What a loop's source depends on. */
+export interface LoopPlan {
+  /** The kernel's name. */
+  readonly name: string;
+  /** How the elements are walked. */
+  readonly path: LoopPath;
+  /** Dimensions after coalescing (1 for flat and vector). */
+  readonly ndim: number;
+  /** Whether index math fits 32 bits. */
+  readonly narrow: boolean;
+  /** Each array operand's dtype and whether the loop writes it. */
+  readonly arrays: readonly { readonly dtype: DType; readonly written: boolean }[];
+  /** Each pointer operand's dtype and whether the loop writes through it. */
+  readonly pointers: readonly { readonly dtype: DType; readonly written: boolean }[];
+  /** For flat and vector loops, the operands read at one element throughout (stride 0); for vstrided ones, along the last axis. */
+  readonly uniform: readonly boolean[];
+  /** Each scalar parameter's dtype. */
+  readonly scalars: readonly DType[];
+  /** C code placed before the kernel. */
+  readonly helpers: string;
+  /** The work per element: C statements over the operands' elements `ref[k]`, the scalars, the linear index and the pointers. */
+  readonly statement: (
+    ref: readonly string[],
+    scalar: readonly string[],
+    index: string,
+    pointer: readonly string[],
+  ) => string;
+}
+
+function vecName(dtype: DType): string {
+  return `cudeno_v${ELEMS}_${dtype}`;
+}
+
+function vecStruct(dtype: DType, dialect: Dialect): string {
+  const align = Math.min(16, DTYPES[dtype].size * ELEMS);
+  return `struct __align__(${align}) ${vecName(dtype)} { ${cType(dtype, dialect)} v[${ELEMS}]; };`;
+}
+
+/** The parameter list: each array (pointer, element offset, strides), the pointers (with offsets), the scalars, the extents, the count. */
+function params(plan: LoopPlan, dialect: Dialect): string {
+  const wide = dialect === "cuda" ? "long long" : "long";
+  const idx = plan.narrow ? "int" : wide;
+  const list: string[] = [];
+  plan.arrays.forEach((a, k) => {
+    list.push(pointerParam(a.dtype, `p${k}`, dialect, !a.written), `${wide} o${k}`);
+    if (plan.path !== "flat" && plan.path !== "vector") {
+      for (let d = 0; d < plan.ndim; d++) list.push(`${idx} t${k}_${d}`);
+    }
+  });
+  plan.pointers.forEach((p, k) =>
+    list.push(pointerParam(p.dtype, `q${k}`, dialect, !p.written), `${wide} oq${k}`)
+  );
+  plan.scalars.forEach((s, j) => list.push(`${cType(s, dialect)} s${j}`));
+  if (plan.path !== "flat" && plan.path !== "vector") {
+    for (let d = 0; d < plan.ndim; d++) list.push(`${idx} e${d}`);
+    if (plan.path !== "tile" && plan.narrow) {
+      const u = cType("uint32", dialect);
+      for (let d = 1; d < plan.ndim; d++) list.push(`${u} m${d}`, `${u} h${d}`);
+    }
+  }
+  list.push(`${wide} n`);
+  return list.join(", ");
+}
+
+function head(plan: LoopPlan, dialect: Dialect): string {
+  const dtypes = [...plan.arrays.map((a) => a.dtype), ...plan.pointers.map((p) => p.dtype), ...plan.scalars];
+  const rebase = [
+    ...plan.arrays.map((_, k) => `p${k} += o${k};`),
+    ...plan.pointers.map((_, k) => `q${k} += oq${k};`),
+  ].join(" ");
+  return `${preamble(dtypes, dialect)}
+${plan.helpers}
+${kernelHead(dialect)} ${plan.name}(${params(plan, dialect)}) {
+  ${rebase}`;
+}
+
+/** The pointer operands' names in the kernel. */
+const pointerNames = (plan: LoopPlan) => plan.pointers.map((_, k) => `q${k}`);
+
+const unroll = (dialect: Dialect) => (dialect === "cuda" ? "#pragma unroll\n" : "");
+
+function flatSource(plan: LoopPlan, dialect: Dialect): string {
+  const { local, group } = threadIds(dialect);
+  const ix = plan.narrow ? "int" : dialect === "cuda" ? "long long" : "long";
+  const scalars = plan.scalars.map((_, j) => `s${j}`);
+  const ref = plan.arrays.map((_, k) => (plan.uniform[k] ? `p${k}[0]` : `p${k}[i]`));
+  return `${head(plan, dialect)}
+  const ${ix} base = (${ix})${group} * ${BLOCK * ELEMS} + ${local};
+${unroll(dialect)}  for (int u = 0; u < ${ELEMS}; u++) {
+    const ${ix} i = base + u * ${BLOCK};
+    if (i < n) { ${plan.statement(ref, scalars, "i", pointerNames(plan))} }
+  }
+}`;
+}
+
+function vectorSource(plan: LoopPlan, dialect: Dialect): string {
+  const scalars = plan.scalars.map((_, j) => `s${j}`);
+  const stepped = plan.arrays.map((a, k) => ({ ...a, k })).filter((a) => !plan.uniform[a.k]);
+  const loads = stepped.filter((a) => !a.written).map((a) =>
+    `const ${vecName(a.dtype)} v${a.k} = *reinterpret_cast<const ${vecName(a.dtype)} *>(p${a.k} + e);`
+  ).join("\n      ");
+  const out = stepped.find((a) => a.written)!;
+  const vecRef = plan.arrays.map((
+    a,
+    k,
+  ) => (plan.uniform[k] ? `p${k}[0]` : a.written ? `r.v[j]` : `v${k}.v[j]`));
+  const scalarRef = plan.arrays.map((_, k) => (plan.uniform[k] ? `p${k}[0]` : `p${k}[e]`));
+  const structs = [...new Set(stepped.map((a) => a.dtype))].map((d) => vecStruct(d, dialect)).join("\n");
+  return `${structs}
+${head(plan, dialect)}
+  const long long span = ${ELEMS * 2}LL * blockDim.x;
+  const long long start = (long long)blockIdx.x * span;
+  if (start + span <= n) {
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+      const long long e = start + ((long long)u * blockDim.x + threadIdx.x) * ${ELEMS};
+      ${loads}
+      ${vecName(out.dtype)} r;
+#pragma unroll
+      for (int j = 0; j < ${ELEMS}; j++) { ${plan.statement(vecRef, scalars, "(e + j)", pointerNames(plan))} }
+      *reinterpret_cast<${vecName(out.dtype)} *>(p${out.k} + e) = r;
+    }
+  } else {
+    for (long long e = start + threadIdx.x; e < n; e += blockDim.x) { ${
+    plan.statement(scalarRef, scalars, "e", pointerNames(plan))
+  } }
+  }
+}`;
+}
+
+/** The body of a vstrided loop for the group whose operands start at `p{k}[a{k}]`. */
+function vectorGroup(plan: LoopPlan, scalars: readonly string[]): string {
+  const loads = plan.arrays.map((a, k) =>
+    plan.uniform[k] || a.written
+      ? ""
+      : `const ${vecName(a.dtype)} v${k} = *reinterpret_cast<const ${vecName(a.dtype)} *>(p${k} + a${k});`
+  ).join(" ");
+  const out = plan.arrays.findIndex((a) => a.written);
+  const ref = plan.arrays.map((
+    a,
+    k,
+  ) => (plan.uniform[k] ? `p${k}[a${k}]` : a.written ? "r.v[j]" : `v${k}.v[j]`));
+  return `${loads} ${vecName(plan.arrays[out]!.dtype)} r;
+#pragma unroll
+      for (int j = 0; j < ${ELEMS}; j++) { ${plan.statement(ref, scalars, "0", pointerNames(plan))} }
+      *reinterpret_cast<${vecName(plan.arrays[out]!.dtype)} *>(p${out} + a${out}) = r;`;
+}
+
+function stridedSource(plan: LoopPlan, dialect: Dialect): string {
+  const { local, group } = threadIds(dialect);
+  const u = cType("uint32", dialect);
+  const wide = dialect === "cuda" ? "long long" : "long";
+  const [ix, sx] = plan.narrow ? [u, "int"] : [wide, wide];
+  const mulhi = dialect === "cuda" ? "__umulhi" : "mul_hi";
+  const k = plan.arrays.map((_, i) => i);
+  const scalars = plan.scalars.map((_, j) => `s${j}`);
+  const last = plan.ndim - 1;
+  const steps: string[] = [];
+  for (let d = last; d >= 1; d--) {
+    const div = plan.narrow ? `((${mulhi}(r, m${d}) + r) >> h${d})` : `(r / e${d})`;
+    steps.push(
+      `q = ${div}; c = (${sx})(r - q * (${ix})e${d}); ${
+        k.map((i) => `a${i} += c * t${i}_${d};`).join(" ")
+      } r = q;`,
+    );
+  }
+  steps.push(`c = (${sx})r; ${k.map((i) => `a${i} += c * t${i}_0;`).join(" ")}`);
+  const body = plan.path === "vstrided"
+    ? vectorGroup(plan, scalars)
+    : plan.statement(k.map((i) => `p${i}[a${i}]`), scalars, "i", pointerNames(plan));
+  const structs = plan.path === "vstrided"
+    ? [...new Set(plan.arrays.filter((_, i) => !plan.uniform[i]).map((a) => a.dtype))].map((d) =>
+      vecStruct(d, dialect)
+    ).join("\n") + "\n"
+    : "";
+  return `${structs}${head(plan, dialect)}
+  const ${ix} base = (${ix})${group} * ${BLOCK * ELEMS} + ${local};
+${unroll(dialect)}  for (int u = 0; u < ${ELEMS}; u++) {
+    const ${ix} i = base + (${ix})u * ${BLOCK};
+    if (i < (${ix})n) {
+      ${ix} r = i, q; ${sx} c; ${sx} ${k.map((i) => `a${i} = 0`).join(", ")};
+      ${steps.join("\n      ")}
+      ${body}
+    }
+  }
+}`;
+}
+
+/** A 2-D copy-like loop: operand 0 read along axis 0 into a tile, operand 1 written along axis 1. */
+function tileSource(plan: LoopPlan, dialect: Dialect): string {
+  const cu = dialect === "cuda";
+  const [tx, ty, bx, by] = cu
+    ? ["threadIdx.x", "threadIdx.y", "blockIdx.x", "blockIdx.y"]
+    : ["get_local_id(0)", "get_local_id(1)", "get_group_id(0)", "get_group_id(1)"];
+  const t = cType(plan.arrays[0]!.dtype, dialect);
+  const ix = plan.narrow ? "int" : cu ? "long long" : "long";
+  const shared = cu ? "__shared__" : "__local";
+  const scalars = plan.scalars.map((_, j) => `s${j}`);
+  return `${head(plan, dialect)}
+  ${shared} ${t} tile[${TILE}][${TILE + 1}];
+  const ${ix} i0 = (${ix})${bx} * ${TILE} + ${tx}, j0 = (${ix})${by} * ${TILE} + ${ty};
+  for (int k = 0; k < ${TILE}; k += ${TILE_ROWS}) {
+    if (i0 < e0 && j0 + k < e1) tile[${ty} + k][${tx}] = p0[i0 * t0_0 + (j0 + k) * t0_1];
+  }
+  ${barrier(dialect)}
+  const ${ix} j1 = (${ix})${by} * ${TILE} + ${tx}, i1 = (${ix})${bx} * ${TILE} + ${ty};
+  for (int k = 0; k < ${TILE}; k += ${TILE_ROWS}) {
+    if (j1 < e1 && i1 + k < e0) { ${
+    plan.statement(
+      [`tile[${tx}][${ty} + k]`, `p1[(i1 + k) * t1_0 + j1 * t1_1]`],
+      scalars,
+      "0",
+      pointerNames(plan),
+    )
+  } }
+  }
+}`;
+}
+
+/** The source of a planned loop. */
+export function loopSource(plan: LoopPlan, dialect: Dialect): string {
+  switch (plan.path) {
+    case "flat":
+      return flatSource(plan, dialect);
+    case "vector":
+      return vectorSource(plan, dialect);
+    case "tile":
+      return tileSource(plan, dialect);
+    case "strided":
+    case "vstrided":
+      return stridedSource(plan, dialect);
+  }
+}

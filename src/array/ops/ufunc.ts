@@ -1,0 +1,347 @@
+/**
+ * Applying elementwise functions: NumPy's type promotion (weak JS-number scalars), broadcasting,
+ * `out=` targets, and one loop per application through the kernel generator.
+ *
+ * @module
+ */
+
+import { type DType, DTYPES } from "../../kernel/dtype.ts";
+import { GPUArray } from "../core/gpuarray.ts";
+import { broadcastShapes, showShape } from "../core/layout.ts";
+import { castTo, computeType, cType, load } from "../../codegen/c.ts";
+import { resultType, resultTypeWithScalar } from "../core/dtypes.ts";
+import { runLoop } from "../exec/loop.ts";
+import { BINARY, type BinaryOp, type UfuncDef, type UfuncTypes, UNARY, type UnaryOp } from "./ufunc_defs.ts";
+import { asEager, isArrayLike, isTraced, kindOf, needsTag, recordMap, TracedScalar } from "../fuse/trace.ts";
+import { checkOptions } from "../../kernel/options.ts";
+
+/**
+ * An operand of an elementwise function: an array, or a JS number or bigint that broadcasts (a weak
+ * scalar: it takes the array's dtype where its value fits, as in NumPy 2).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const operands: ga.Operand[] = [ga.ones(3), 2, 5n];
+ * ```
+ */
+export type Operand = GPUArray | number | bigint;
+
+/**
+ * Options of elementwise functions.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const x = ga.ones(4);
+ * ga.add(x, 1, { out: x }); // in place
+ * ```
+ */
+export interface OpOptions {
+  /** Write the result here (the broadcast shape and the result's dtype; a view is fine) instead of a new array. */
+  readonly out?: GPUArray;
+}
+
+const INTEGER_RANGE: Partial<Record<DType, readonly [bigint, bigint]>> = {
+  int8: [-128n, 127n],
+  uint8: [0n, 255n],
+  int16: [-32768n, 32767n],
+  uint16: [0n, 65535n],
+  int32: [-(2n ** 31n), 2n ** 31n - 1n],
+  uint32: [0n, 2n ** 32n - 1n],
+  int64: [-(2n ** 63n), 2n ** 63n - 1n],
+  uint64: [0n, 2n ** 64n - 1n],
+};
+
+/** A scalar operand's value (a traced scalar's: one of its kind, for the dtype rules). */
+function checkScalar(value: unknown, what: string): number | bigint {
+  const v = value instanceof TracedScalar ? value.sample : value;
+  if (typeof v === "number" || typeof v === "bigint") return v;
+  throw new TypeError(`Cannot ${what} with ${kindOf(value)}: pass a GPUArray, a number or a bigint`);
+}
+
+/**
+ * The dtype a weak scalar takes beside arrays of dtype `base`, checking that an integer fits it (NumPy
+ * 2 refuses `uint8 array + 300` rather than wrapping the 300).
+ */
+export function scalarType(
+  value: number | bigint,
+  base: DType | undefined,
+  what: string,
+  checkRange = true,
+): DType {
+  if (base === undefined) {
+    return typeof value === "bigint" || Number.isInteger(value) ? "int64" : "float64";
+  }
+  const dtype = resultTypeWithScalar(base, value);
+  const range = INTEGER_RANGE[dtype];
+  if (checkRange && range !== undefined && (typeof value === "bigint" || Number.isInteger(value))) {
+    const v = BigInt(value);
+    if (v < range[0] || v > range[1]) {
+      throw new RangeError(
+        `Cannot ${what} ${value} and a ${base} array: ${value} is out of ${dtype}'s range ${range[0]}..${
+          range[1]
+        }; convert the array first (astype())`,
+      );
+    }
+  }
+  return dtype;
+}
+
+/** A scalar as the kernel parameter of `dtype` takes it: integers truncated and wrapped into the dtype, as C converts. */
+export function scalarValue(value: number | bigint, dtype: DType): number | bigint {
+  const { kind, size } = DTYPES[dtype];
+  if (kind === "float") return Number(value);
+  const v = typeof value === "bigint" ? value : BigInt(Math.trunc(value));
+  const wrapped = kind === "uint" ? BigInt.asUintN(size * 8, v) : BigInt.asIntN(size * 8, v);
+  return size === 8 ? wrapped : Number(wrapped);
+}
+
+/** The array `out` a result of `shape` and `dtype` goes to: `options.out` after checks, else a new array. */
+export function outputFor(
+  like: GPUArray,
+  shape: readonly number[],
+  dtype: DType,
+  out: GPUArray | undefined,
+  what: string,
+): GPUArray {
+  if (out === undefined) return new GPUArray(like.backend, shape, dtype);
+  if (!(out instanceof GPUArray)) {
+    throw new TypeError(`Cannot ${what} into ${typeof out}: out must be a GPUArray`);
+  }
+  if (out.shape.length !== shape.length || out.shape.some((d, i) => d !== shape[i])) {
+    throw new RangeError(
+      `Cannot ${what} into an array of shape ${showShape(out.shape)}: the result has shape ${
+        showShape(shape)
+      }`,
+    );
+  }
+  if (out.dtype !== dtype) {
+    throw new TypeError(
+      `Cannot ${what} into a ${out.dtype} array: the result is ${dtype}; pass out of ${dtype}`,
+    );
+  }
+  if (out.backend !== like.backend) {
+    throw new TypeError(`Cannot ${what} into an array on ${out.backend.device}`);
+  }
+  return out;
+}
+
+/**
+ * Applies `def` to the operands (arrays broadcast together; scalars weak), into `options.out` or a
+ * new array. `name` identifies the function in kernel caches.
+ *
+ * @throws {TypeError} for operands the function does not take.
+ * @throws {RangeError} for shapes that do not broadcast.
+ */
+export function apply(
+  name: string,
+  def: UfuncDef,
+  operands: readonly unknown[],
+  options: OpOptions | undefined,
+  what: string = name,
+): GPUArray {
+  if (needsTag(operands)) return asEager(() => apply(name, def, operands, options, what));
+  checkOptions(options, what, "{ out }", ["out"]);
+  let base: DType | undefined, traced = false;
+  for (const x of operands) {
+    if (isArrayLike(x)) base = base === undefined ? x.dtype : resultType(base, x.dtype);
+    if (isTraced(x)) traced = true;
+  }
+  if (base === undefined) {
+    throw new TypeError(`Cannot ${what} ${operands.map(kindOf).join(" and ")}: pass at least one GPUArray`);
+  }
+  const dtypes = operands.map((x) => isArrayLike(x) ? x.dtype : scalarType(checkScalar(x, what), base, what));
+  const types = def.types(dtypes);
+  if (typeof types === "string") throw new TypeError(`Cannot ${what}: ${types}`);
+  if (traced) {
+    return recordMap(name, def, types, operands, options, what, base, true) as unknown as GPUArray;
+  }
+  return run(name, def, types, operands as readonly Operand[], options?.out, what);
+}
+
+/** The shape `operands`' arrays broadcast to (the first's own where it is the only array). */
+function broadcastOf(operands: readonly Operand[], what: string): readonly number[] {
+  let shapes: (readonly number[])[] | undefined, only: readonly number[] | undefined;
+  for (const x of operands) {
+    if (!(x instanceof GPUArray)) continue;
+    if (only === undefined) only = x.shape;
+    else (shapes ??= [only]).push(x.shape);
+  }
+  return shapes === undefined ? only! : broadcastShapes(shapes, what);
+}
+
+function run(
+  name: string,
+  def: UfuncDef,
+  types: UfuncTypes,
+  operands: readonly Operand[],
+  out: GPUArray | undefined,
+  what: string,
+): GPUArray {
+  const shape = broadcastOf(operands, what);
+  const first = operands.find((x): x is GPUArray => x instanceof GPUArray)!;
+  const backend = first.backend;
+  for (const d of [types.compute, types.out]) {
+    if (!backend.supports(d)) {
+      throw new TypeError(
+        `Cannot ${what} on ${backend.device}: it needs ${d} arithmetic, which the device lacks`,
+      );
+    }
+  }
+  const result = outputFor(first, shape, types.out, out, what);
+  const d = backend.dialect;
+  const arrays: GPUArray[] = [];
+  const scalars: { value: number | bigint; dtype: DType }[] = [];
+  // Where each operand is: an array's index among the loop's arrays, or a scalar's among its scalars.
+  const at: number[] = [];
+  // The work's key, built by concatenation (each call comes here): the function, its dtypes, and
+  // which operands are arrays.
+  let key = `${name}|`, kinds = "";
+  for (let k = 0; k < operands.length; k++) {
+    const x = operands[k]!, dtype = types.inputs[k]!;
+    if (x instanceof GPUArray) {
+      at.push(arrays.push(x) - 1);
+      kinds += "a";
+    } else {
+      at.push(scalars.push({ value: scalarValue(x, dtype), dtype }) - 1);
+      kinds += "s";
+    }
+    key += k === 0 ? dtype : `,${dtype}`;
+  }
+  arrays.push(result);
+  const written = arrays.map((_, k) => k === arrays.length - 1);
+  runLoop(
+    {
+      key: `${key}>${types.compute}>${types.out}|${kinds}`,
+      arrays,
+      written,
+      scalars,
+      helpers: def.helpers?.(types.compute, d) ?? "",
+      pure: true,
+      statement: (ref, scalar) => {
+        const x = at.map((j, k) =>
+          kinds[k] === "a"
+            ? `((${cType(types.inputs[k]!, d)})${load(ref[j]!, arrays[j]!.dtype, d)})`
+            : scalar[j]!
+        );
+        return `${ref[arrays.length - 1]} = ${
+          castTo(def.expr(x, types.compute, d, types.out), types.out, d)
+        };`;
+      },
+    },
+    shape,
+    what,
+  );
+  return result;
+}
+
+/**
+ * A binary elementwise function of two operands, either of which may be a scalar.
+ *
+ * @throws {RangeError} when the shapes do not broadcast.
+ */
+export function binary(op: BinaryOp, a: unknown, b: unknown, options?: OpOptions): GPUArray {
+  return apply(op, BINARY[op], [a, b], options);
+}
+
+/** A unary elementwise function. */
+export function unary(op: UnaryOp, a: unknown, options?: OpOptions): GPUArray {
+  if (needsTag([a])) return asEager(() => unary(op, a, options));
+  if (!isArrayLike(a)) throw new TypeError(`Cannot ${op} ${kindOf(a)}: pass a GPUArray`);
+  return apply(op, UNARY[op], [a], options);
+}
+
+const WHERE: UfuncDef = {
+  arity: 2,
+  types: ([c, x, y]) => {
+    const out = resultType(x!, y!), compute = computeType(out);
+    return { inputs: [computeType(c!), compute, compute], compute, out };
+  },
+  expr: ([c, x, y]) => `(${c} != 0 ? ${x} : ${y})`,
+};
+
+/**
+ * `x` where `condition` is non-zero, else `y`, elementwise (NumPy's `where`); all three broadcast,
+ * and `x` and `y` may be scalars.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const x = ga.asarray([-1, 2, -3]);
+ * const relu = ga.where(x.gt(0), x, 0);
+ * ```
+ */
+export function where(condition: GPUArray, x: Operand, y: Operand, options?: OpOptions): GPUArray {
+  if (needsTag([condition, x, y])) return asEager(() => where(condition, x, y, options));
+  checkOptions(options, "where", "{ out }", ["out"]);
+  if (!isArrayLike(condition)) {
+    throw new TypeError("Cannot where(): the condition must be a GPUArray");
+  }
+  if (x === undefined && y === undefined) {
+    throw new TypeError(
+      "Cannot where() with a condition alone: give the values where it holds and where it does not, ga.where(c, x, y); for the indices where it holds (NumPy's where(c)), use ga.nonzero(c)",
+    );
+  }
+  const values = ([x, y] as unknown[]).filter(isArrayLike);
+  const base = values.length > 0 ? values.map((v) => v.dtype).reduce(resultType) : undefined;
+  // NumPy's where converts a scalar to the arrays' dtype as it is, wrapping (no range check).
+  const dtypes = [x, y].map((v) =>
+    isArrayLike(v) ? v.dtype : scalarType(checkScalar(v, "where"), base, "where", false)
+  );
+  const types = WHERE.types([condition.dtype, ...dtypes]) as UfuncTypes;
+  if ([condition, x, y].some(isTraced)) {
+    return recordMap(
+      "where",
+      WHERE,
+      types,
+      [condition, x, y],
+      options,
+      "where",
+      base,
+      false,
+    ) as unknown as GPUArray;
+  }
+  return run("where", WHERE, types, [condition, x, y], options?.out, "where");
+}
+
+/**
+ * `a` limited to `[min, max]` elementwise (NumPy's `clip`): either bound may be `null` (none), a
+ * scalar or an array that broadcasts; NaN stays NaN.
+ *
+ * @throws {TypeError} when both bounds are null.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const c = ga.clip(ga.asarray([-2, 0.5, 3]), 0, 1); // [0, 0.5, 1]
+ * ```
+ */
+export function clip(a: GPUArray, min: Operand | null, max: Operand | null, options?: OpOptions): GPUArray {
+  if (needsTag([a, min, max])) return asEager(() => clip(a, min, max, options));
+  checkOptions(options, "clip", "{ out }", ["out"]);
+  if (!isArrayLike(a)) throw new TypeError(`Cannot clip ${kindOf(a)}: pass a GPUArray`);
+  if (min === null && max === null) throw new TypeError("Cannot clip without bounds: give min, max or both");
+  if (min === undefined || max === undefined) {
+    throw new TypeError(
+      `Cannot clip without ${
+        min === undefined ? "min" : "max"
+      }: give both bounds, null for none (ga.clip(a, 0, null))`,
+    );
+  }
+  const bounds = [min, max].filter((b) => b !== null) as Operand[];
+  const which = min === null ? "h" : max === null ? "l" : "lh";
+  const def: UfuncDef = {
+    arity: 2,
+    types: (dtypes) => {
+      const out = dtypes.reduce(resultType), compute = computeType(out);
+      return { inputs: dtypes.map(() => compute), compute, out };
+    },
+    expr: ([x, p, q], t, d, out) => {
+      let e = x!;
+      if (which !== "h") e = BINARY.maximum.expr([e, p!], t, d, out);
+      if (which !== "l") e = BINARY.minimum.expr([e, which === "h" ? p! : q!], t, d, out);
+      return e;
+    },
+  };
+  return apply(`clip${which}`, def, [a, ...bounds], options, "clip");
+}

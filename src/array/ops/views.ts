@@ -1,0 +1,303 @@
+/**
+ * Views: arrays that show another array's elements through a new layout, with no copy (NumPy's
+ * `reshape` where strides allow it, `transpose`, `swapaxes`, `moveaxis`, `squeeze`, `expandDims`,
+ * `broadcastTo`, `ravel`, `flip`, `diagonal`, and basic slicing), and the copies that go with them.
+ *
+ * @module
+ */
+
+import type { DType } from "../../kernel/dtype.ts";
+import { GPUArray, viewOf } from "../core/gpuarray.ts";
+import {
+  broadcastStrides,
+  checkShape,
+  contiguousStrides,
+  diagonalLayout,
+  expandDimsLayout,
+  flipLayout,
+  normalizeAxes,
+  normalizeAxis,
+  reshapeStrides,
+  reshapeTarget,
+  type Shape,
+  squeezeLayout,
+  transposeLayout,
+} from "../core/layout.ts";
+import { parseSlices, sliceLayout, type SliceSpec } from "../core/slicing.ts";
+import { copyOf } from "../exec/loop.ts";
+import { checkOptions } from "../../kernel/options.ts";
+
+function check(a: unknown, what: string): GPUArray {
+  if (!(a instanceof GPUArray)) {
+    throw new TypeError(`Cannot ${what} ${a === null ? "null" : typeof a}: pass a GPUArray`);
+  }
+  return a;
+}
+
+/**
+ * `a` with another shape of the same size (one extent may be `-1`, inferred): a view where the
+ * strides allow it, else a copy, as NumPy does.
+ *
+ * @throws {RangeError} when the sizes differ.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const m = ga.reshape(ga.arange(6), [2, -1]); // shape [2, 3]; also ga.reshape(a, 2, -1)
+ * ```
+ */
+export function reshape<D extends DType>(a: GPUArray<D>, ...shape: number[] | [Shape]): GPUArray<D> {
+  check(a, "reshape");
+  const given = shape.length === 1 && typeof shape[0] !== "number" ? [...shape[0]!] : (shape as number[]);
+  const dims = reshapeTarget(a.shape, given);
+  const strides = reshapeStrides(a, dims);
+  if (strides !== undefined) return viewOf(a, { shape: dims, strides, offset: a.offset });
+  const flat = copyOf(a);
+  const view = viewOf(flat, { shape: dims, strides: contiguousStrides(dims), offset: 0 });
+  flat.free(); // the view holds the copy's memory
+  return view;
+}
+
+/**
+ * A view with the axes permuted (reversed when none are given).
+ *
+ * @throws {RangeError} when `axes` is not a permutation of the axes.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const t = ga.transpose(ga.zeros([2, 3, 4]), [2, 0, 1]); // shape [4, 2, 3]
+ * ```
+ */
+export function transpose<D extends DType>(a: GPUArray<D>, axes?: readonly number[]): GPUArray<D> {
+  check(a, "transpose");
+  return viewOf(a, transposeLayout(a, axes));
+}
+
+/**
+ * A view with two axes exchanged.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const s = ga.swapaxes(ga.zeros([2, 3, 4]), 0, 2); // shape [4, 3, 2]
+ * ```
+ */
+export function swapaxes<D extends DType>(a: GPUArray<D>, axis1: number, axis2: number): GPUArray<D> {
+  check(a, "swapaxes");
+  const order = a.shape.map((_, i) => i);
+  const i = normalizeAxis(axis1, a.ndim, "swapaxes"), j = normalizeAxis(axis2, a.ndim, "swapaxes");
+  [order[i], order[j]] = [order[j]!, order[i]!];
+  return transpose(a, order);
+}
+
+/**
+ * A view with axes moved to new positions, the others keeping their order.
+ *
+ * @throws {RangeError} when `source` and `destination` differ in length or repeat an axis.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const m = ga.moveaxis(ga.zeros([2, 3, 4]), 0, -1); // shape [3, 4, 2]
+ * ```
+ */
+export function moveaxis<D extends DType>(
+  a: GPUArray<D>,
+  source: number | readonly number[],
+  destination: number | readonly number[],
+): GPUArray<D> {
+  check(a, "moveaxis");
+  const src = (typeof source === "number" ? [source] : [...source]).map((x) =>
+    normalizeAxis(x, a.ndim, "moveaxis")
+  );
+  const dst = (typeof destination === "number" ? [destination] : [...destination]).map((x) =>
+    normalizeAxis(x, a.ndim, "moveaxis")
+  );
+  if (src.length !== dst.length || new Set(src).size !== src.length || new Set(dst).size !== dst.length) {
+    throw new RangeError(
+      `Cannot moveaxis from [${src.join(", ")}] to [${
+        dst.join(", ")
+      }]: give as many distinct axes on each side`,
+    );
+  }
+  const rest = a.shape.map((_, i) => i).filter((i) => !src.includes(i));
+  const order = new Array<number>(a.ndim);
+  dst.forEach((d, k) => order[d] = src[k]!);
+  for (let i = 0, r = 0; i < a.ndim; i++) if (order[i] === undefined) order[i] = rest[r++]!;
+  return transpose(a, order);
+}
+
+/**
+ * A view without axes of extent 1 (all of them, or those listed).
+ *
+ * @throws {RangeError} when a listed axis has another extent.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const s = ga.squeeze(ga.zeros([1, 3, 1])); // shape [3]
+ * ```
+ */
+export function squeeze<D extends DType>(a: GPUArray<D>, axis?: number | readonly number[]): GPUArray<D> {
+  check(a, "squeeze");
+  const axes = axis === undefined
+    ? a.shape.map((d, i) => (d === 1 ? i : -1)).filter((i) => i >= 0)
+    : normalizeAxes(axis, a.ndim, "squeeze");
+  return viewOf(a, squeezeLayout(a, axes));
+}
+
+/**
+ * A view with new axes of extent 1 at the given positions of the result.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const column = ga.expandDims(ga.arange(3), 1); // shape [3, 1]
+ * ```
+ */
+export function expandDims<D extends DType>(a: GPUArray<D>, axis: number | readonly number[]): GPUArray<D> {
+  check(a, "expandDims");
+  if (typeof axis !== "number" && !Array.isArray(axis)) {
+    throw new TypeError(
+      `Cannot expandDims with axis ${String(axis)}: give the new axis (a number) or a list of them`,
+    );
+  }
+  return viewOf(a, expandDimsLayout(a, typeof axis === "number" ? [axis] : axis));
+}
+
+/**
+ * A view of `a` broadcast to `shape` (its elements repeat; write into a copy of it, not the view).
+ *
+ * @throws {RangeError} when `a` does not broadcast to `shape`.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const rows = ga.broadcastTo(ga.arange(3), [4, 3]);
+ * ```
+ */
+export function broadcastTo<D extends DType>(a: GPUArray<D>, shape: Shape): GPUArray<D> {
+  check(a, "broadcastTo");
+  const dims = checkShape(shape);
+  return viewOf(a, { shape: dims, strides: broadcastStrides(a, dims, "broadcastTo"), offset: a.offset });
+}
+
+/**
+ * Throws unless `order` is NumPy's "C" (or not given): arrays here are laid out and walked in C order
+ * only, and an order the caller expected would give the elements in another sequence.
+ */
+export function checkOrder(order: unknown, what: string, fix: string): void {
+  if (order === undefined || order === "C") return;
+  throw new TypeError(
+    `Cannot ${what} in order ${
+      typeof order === "string" ? JSON.stringify(order) : String(order)
+    }: cudeno works in C order (row-major) only; ${fix}`,
+  );
+}
+
+/**
+ * The elements as one axis, in C order: a view when `a` is contiguous, else a copy.
+ *
+ * @throws {TypeError} for an `order` other than "C" (for column-major order, ravel the transpose).
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const flat = ga.ravel(ga.zeros([2, 3])); // shape [6]
+ * ```
+ */
+export function ravel<D extends DType>(a: GPUArray<D>, order?: "C"): GPUArray<D> {
+  checkOrder(order, "ravel", "for column-major order, ravel the transpose: ga.ravel(a.T)");
+  return reshape(a, [-1]);
+}
+
+/**
+ * A view with the order of elements reversed along the listed axes (all of them by default).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const r = ga.flip(ga.arange(4)); // [3, 2, 1, 0]
+ * ```
+ */
+export function flip<D extends DType>(a: GPUArray<D>, axis?: number | readonly number[]): GPUArray<D> {
+  check(a, "flip");
+  return viewOf(a, flipLayout(a, normalizeAxes(axis, a.ndim, "flip")));
+}
+
+/** Options of {@link diagonal}. */
+export interface DiagonalOptions {
+  /** Which diagonal: 0 the main one, above it positive, below negative. Default 0. */
+  readonly offset?: number;
+  /** The first axis of the 2-D planes. Default 0. */
+  readonly axis1?: number;
+  /** The second axis of the 2-D planes. Default 1. */
+  readonly axis2?: number;
+}
+
+/**
+ * A view of a diagonal: the two axes go, and the diagonal becomes the last axis (NumPy's `diagonal`).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const d = ga.diagonal(ga.eye(3)); // [1, 1, 1]
+ * ```
+ */
+export function diagonal<D extends DType>(a: GPUArray<D>, options: DiagonalOptions = {}): GPUArray<D> {
+  check(a, "take a diagonal of");
+  checkOptions(options, "take a diagonal", "{ offset: 1 }", ["offset", "axis1", "axis2"]);
+  if (a.ndim < 2) {
+    throw new RangeError(`Cannot take a diagonal of an array of ${a.ndim} dimension(s): it needs at least 2`);
+  }
+  return viewOf(a, diagonalLayout(a, options.offset ?? 0, options.axis1 ?? 0, options.axis2 ?? 1));
+}
+
+/**
+ * A view of the elements basic indexing selects: NumPy's `a[1:3, ::2, None, ..., -1]` is
+ * `slice(a, [1, 3], [null, null, 2], null, "...", -1)` or `slice(a, "1:3, ::2, None, ..., -1")`.
+ *
+ * @throws {RangeError} for an index out of range or a zero step.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const x = ga.arange(12).reshape(3, 4);
+ * const evenColumns = ga.slice(x, [], [null, null, 2]); // x[:, ::2]
+ * const same = ga.slice(x, ":, ::2");
+ * const column = ga.slice(x, [], 1, null); // x[:, 1, None], shape [3, 1]
+ * ```
+ */
+export function slice<D extends DType>(a: GPUArray<D>, ...specs: (SliceSpec | string)[]): GPUArray<D> {
+  check(a, "slice");
+  const list = specs.length === 1 && typeof specs[0] === "string" && specs[0] !== "..."
+    ? parseSlices(specs[0])
+    : (specs as SliceSpec[]);
+  return viewOf(a, sliceLayout(a, list));
+}
+
+/**
+ * A C-contiguous copy of `a` (its own memory).
+ *
+ * @throws {TypeError} for an `order` other than "C".
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const c = ga.copy(ga.zeros([2, 3]).T);
+ * ```
+ */
+export function copy<D extends DType>(a: GPUArray<D>, order?: "C"): GPUArray<D> {
+  check(a, "copy");
+  checkOrder(order, "copy", "for the values in column-major memory, copy the transpose: a.T.copy().T");
+  return copyOf(a);
+}
+
+/**
+ * `a` itself when it is C-contiguous, else a contiguous copy (NumPy's `ascontiguousarray`; a 0-d
+ * array becomes 1-D, as there).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const c = ga.ascontiguousarray(ga.zeros([2, 3]).T); // a copy in C order
+ * ```
+ */
+export function ascontiguousarray<D extends DType>(a: GPUArray<D>): GPUArray<D> {
+  check(a, "ascontiguousarray");
+  if (a.ndim === 0) return reshape(a, [1]);
+  return a.isContiguous ? a : copyOf(a);
+}

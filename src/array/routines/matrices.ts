@@ -1,0 +1,151 @@
+/**
+ * Matrices made or masked by their diagonals: `eye`, `identity`, `tri`, `triu`, `tril`. Each is one loop
+ * whose statement finds an element's row and column from its index (of the last two axes) and compares
+ * their difference with the diagonal `k`.
+ *
+ * @module
+ */
+
+import type { DType } from "../../kernel/dtype.ts";
+import { activeBackend } from "../../device/active.ts";
+import { GPUArray } from "../core/gpuarray.ts";
+import { castTo, indexType } from "../../codegen/c.ts";
+import { runLoop } from "../exec/loop.ts";
+import { showShape } from "../core/layout.ts";
+import { broadcastTo } from "../ops/views.ts";
+
+/** Which elements keep their value (or get 1): those whose column minus row compares so with `k`. */
+type Test = "==" | "<=" | ">=";
+
+function checkCount(n: number, name: string, what: string): number {
+  if (!Number.isSafeInteger(n) || n < 0) {
+    throw new RangeError(`Cannot make ${what} with ${name} = ${n}: give a non-negative integer`);
+  }
+  return n;
+}
+
+function checkDiagonal(k: number, what: string): number {
+  if (!Number.isSafeInteger(k)) throw new RangeError(`Cannot make ${what} with k = ${k}: give an integer`);
+  return k;
+}
+
+/**
+ * Writes `out` from its element's position in its last two axes: where `column - row` passes `test`
+ * against `k`, `source`'s element (or 1), else 0.
+ */
+function byDiagonal(
+  out: GPUArray,
+  source: GPUArray | undefined,
+  k: number,
+  test: Test,
+  what: string,
+): GPUArray {
+  const dialect = out.backend.dialect, wide = indexType(dialect);
+  const [rows, columns] = out.shape.slice(-2) as [number, number];
+  runLoop(
+    {
+      key: `diagonal${test}${source === undefined ? "1" : "x"}`,
+      arrays: source === undefined ? [out] : [source, out],
+      written: source === undefined ? [true] : [false, true],
+      scalars: [rows, columns, k].map((v) => ({ value: BigInt(v), dtype: "int64" as const })),
+      statement: (ref, [r, c, diagonal], index) => {
+        const y = ref[ref.length - 1]!;
+        const kept = source === undefined ? castTo("1", out.dtype, dialect) : ref[0]!;
+        return `{ const ${wide} col = (${wide})(${index}) % ${c}, row = (${wide})(${index}) / ${c} % ${r};
+        ${y} = (col - row ${test} ${diagonal}) ? ${kept} : ${castTo("0", out.dtype, dialect)}; }`;
+      },
+    },
+    out.shape,
+    what,
+  );
+  return out;
+}
+
+/**
+ * An `n × m` matrix with ones on diagonal `k` (0 the main one, above it positive) and zeros elsewhere
+ * (NumPy's `eye`); float32 unless `dtype` says otherwise.
+ *
+ * @throws {RangeError} for a negative size or a non-integer `k`.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const i3 = ga.eye(3);
+ * const shifted = ga.eye(3, 4, 1, "int32"); // ones at (0, 1), (1, 2), (2, 3)
+ * ```
+ */
+export function eye<D extends DType = "float32">(n: number, m?: number, k = 0, dtype?: D): GPUArray<D> {
+  const shape = [checkCount(n, "n", "eye()"), checkCount(m ?? n, "m", "eye()")];
+  const out = new GPUArray(activeBackend(), shape, (dtype ?? "float32") as D);
+  return byDiagonal(out, undefined, checkDiagonal(k, "eye()"), "==", "eye") as GPUArray<D>;
+}
+
+/**
+ * The `n × n` identity matrix (NumPy's `identity`).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const i = ga.identity(4, "float64");
+ * ```
+ */
+export function identity<D extends DType = "float32">(n: number, dtype?: D): GPUArray<D> {
+  return eye(n, n, 0, dtype);
+}
+
+/**
+ * An `n × m` matrix with ones at and below diagonal `k` and zeros above (NumPy's `tri`).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const lower = ga.tri(3); // [[1, 0, 0], [1, 1, 0], [1, 1, 1]]
+ * ```
+ */
+export function tri<D extends DType = "float32">(n: number, m?: number, k = 0, dtype?: D): GPUArray<D> {
+  const shape = [checkCount(n, "n", "tri()"), checkCount(m ?? n, "m", "tri()")];
+  const out = new GPUArray(activeBackend(), shape, (dtype ?? "float32") as D);
+  return byDiagonal(out, undefined, checkDiagonal(k, "tri()"), "<=", "tri") as GPUArray<D>;
+}
+
+function triangle<D extends DType>(a: GPUArray<D>, k: number, test: Test, what: string): GPUArray<D> {
+  if (!(a instanceof GPUArray)) {
+    throw new TypeError(`Cannot take ${what}() of a value that is not a GPUArray`);
+  }
+  checkDiagonal(k, `${what}()`);
+  if (a.ndim === 0) {
+    throw new RangeError(
+      `Cannot take ${what}() of an array of shape ${showShape(a.shape)}: it needs an axis`,
+    );
+  }
+  // NumPy treats a 1-D array as the rows of a square matrix.
+  using source = a.ndim === 1 ? broadcastTo(a, [a.shape[0]!, a.shape[0]!]) : broadcastTo(a, a.shape);
+  const out = new GPUArray(a.backend, source.shape, a.dtype);
+  return byDiagonal(out, source, k, test, what) as GPUArray<D>;
+}
+
+/**
+ * `a` with the elements below diagonal `k` of its last two axes set to zero (NumPy's `triu`); a 1-D `a`
+ * is first repeated as the rows of a square matrix.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const upper = ga.triu(ga.ones([3, 3])); // [[1, 1, 1], [0, 1, 1], [0, 0, 1]]
+ * ```
+ */
+export function triu<D extends DType>(a: GPUArray<D>, k = 0): GPUArray<D> {
+  return triangle(a, k, ">=", "triu");
+}
+
+/**
+ * `a` with the elements above diagonal `k` of its last two axes set to zero (NumPy's `tril`).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const lower = ga.tril(ga.ones([2, 3, 3]), -1); // each matrix strictly below its diagonal
+ * ```
+ */
+export function tril<D extends DType>(a: GPUArray<D>, k = 0): GPUArray<D> {
+  return triangle(a, k, "<=", "tril");
+}

@@ -1,0 +1,306 @@
+/**
+ * Random arrays from a counter-based generator, Philox4x32-10 (Salmon et al., SC 2011, with
+ * Random123's constants), so that a seed gives the same numbers on CUDA and on OpenCL, whatever the
+ * device and however the work is split.
+ *
+ * The key is the seed's two 32-bit words (low, high). Counter block `b`, the counter
+ * `(b mod 2^32, b / 2^32, 0, 0)`, gives four 32-bit words `w0..w3`:
+ *
+ * - float32 elements `4b..4b+3` take one word each, as `u = (w >> 8)·2^-24` in [0, 1);
+ * - float64 elements `2b` and `2b+1` take two words each, `(w0, w1)` and `(w2, w3)`, as
+ *   `u = ((w0 >> 5)·2^26 + (w1 >> 6))·2^-53` in [0, 1).
+ *
+ * `uniform` returns `low + u·(high − low)`, rounded in the array's precision without fused
+ * multiply-adds: the same bits on every backend. `normal` uses Box–Muller on each pair of words (a
+ * float32 pair per two elements, a float64 pair per counter block): `u1` uses `(w >> 8) + 1` (or the
+ * 53-bit value plus one) so that it lies in (0, 1] and the logarithm never sees 0, then
+ * `r = sqrt(−2 ln u1)` and the two elements are `mean + std·r·cos(2πu2)` and `mean + std·r·sin(2πu2)`.
+ * Math libraries differ in their last bits, so normal numbers agree across backends to within a few
+ * units in the last place rather than exactly.
+ *
+ * @module
+ */
+
+import { activeBackend } from "../../device/active.ts";
+import { GPUArray } from "../core/gpuarray.ts";
+import type { Shape } from "../core/layout.ts";
+import type { Dialect } from "../../kernel/ctypes.ts";
+import {
+  cType,
+  indexType,
+  kernelHead,
+  literal,
+  mathFn,
+  pointerParam,
+  preamble,
+  threadIds,
+} from "../../codegen/c.ts";
+import { checkOptions } from "../../kernel/options.ts";
+
+/** Options of {@link uniform}. */
+export interface UniformOptions<D extends "float32" | "float64" = "float32"> {
+  /**
+   * The generator's key: an integer from 0 to 2^64 − 1 (a number or a bigint). Default: a seed drawn
+   * from `crypto.getRandomValues`, different on every call.
+   */
+  readonly seed?: number | bigint;
+  /** `"float32"` (default) or `"float64"`. */
+  readonly dtype?: D;
+  /** The lower bound, included. Default 0. */
+  readonly low?: number;
+  /** The upper bound, excluded (up to rounding). Default 1. */
+  readonly high?: number;
+}
+
+/** Options of {@link normal}. */
+export interface NormalOptions<D extends "float32" | "float64" = "float32"> {
+  /**
+   * The generator's key: an integer from 0 to 2^64 − 1 (a number or a bigint). Default: a seed drawn
+   * from `crypto.getRandomValues`, different on every call.
+   */
+  readonly seed?: number | bigint;
+  /** `"float32"` (default) or `"float64"`. */
+  readonly dtype?: D;
+  /** The mean. Default 0. */
+  readonly mean?: number;
+  /** The standard deviation, not negative. Default 1. */
+  readonly std?: number;
+}
+
+type Kind = "uniform" | "normal";
+type FloatType = "float32" | "float64";
+
+const BLOCK = 256;
+
+function seedOf(seed: number | bigint | undefined, what: string): bigint {
+  if (seed === undefined) {
+    const words = crypto.getRandomValues(new Uint32Array(2));
+    return (BigInt(words[1]!) << 32n) | BigInt(words[0]!);
+  }
+  if (typeof seed !== "number" && typeof seed !== "bigint") {
+    throw new TypeError(`Cannot draw ${what} numbers with seed ${String(seed)}: pass a number or a bigint`);
+  }
+  const value = typeof seed === "number" && Number.isSafeInteger(seed) ? BigInt(seed) : seed;
+  if (typeof value !== "bigint" || value < 0n || value >= 2n ** 64n) {
+    throw new RangeError(
+      `Cannot draw ${what} numbers with seed ${String(seed)}: pass an integer from 0 to 2^64 - 1`,
+    );
+  }
+  return value;
+}
+
+function floatType(dtype: unknown, what: string): FloatType {
+  if (dtype === undefined) return "float32";
+  if (dtype !== "float32" && dtype !== "float64") {
+    throw new TypeError(
+      `Cannot draw ${what} numbers of dtype "${String(dtype)}": use "float32" or "float64" (then astype())`,
+    );
+  }
+  return dtype;
+}
+
+/** The device function computing Philox4x32-10 in place on `c` for key `(k0, k1)`. */
+function philoxFunction(dialect: Dialect): string {
+  const u = cType("uint32", dialect);
+  const head = dialect === "cuda" ? "__device__ __forceinline__ void" : "inline void";
+  const mulhi = dialect === "cuda" ? "__umulhi" : "mul_hi";
+  return `${head} cudeno_philox4x32_10(${u} *c, ${u} k0, ${u} k1) {
+#pragma unroll
+  for (int i = 0; i < 10; i++) {
+    if (i > 0) { k0 += 0x9E3779B9u; k1 += 0xBB67AE85u; }
+    const ${u} hi0 = ${mulhi}(0xD2511F53u, c[0]), lo0 = 0xD2511F53u * c[0];
+    const ${u} hi1 = ${mulhi}(0xCD9E8D57u, c[2]), lo1 = 0xCD9E8D57u * c[2];
+    c[0] = hi1 ^ c[1] ^ k0;
+    c[1] = lo1;
+    c[2] = hi0 ^ c[3] ^ k1;
+    c[3] = lo0;
+  }
+}`;
+}
+
+/** Rounded `a + b` and `a * b` that the compiler may not fuse into one multiply-add. */
+function exactOps(
+  dtype: FloatType,
+  dialect: Dialect,
+): { add: (a: string, b: string) => string; mul: (a: string, b: string) => string } {
+  if (dialect === "opencl") return { add: (a, b) => `(${a} + ${b})`, mul: (a, b) => `(${a} * ${b})` };
+  const s = dtype === "float32" ? "f" : "d";
+  return { add: (a, b) => `__${s}add_rn(${a}, ${b})`, mul: (a, b) => `__${s}mul_rn(${a}, ${b})` };
+}
+
+/** Statements setting `v[0..per-1]` from the words `c[0..3]`, for the parameters `p0` and `p1`. */
+function valueStatements(kind: Kind, dtype: FloatType, dialect: Dialect): string {
+  const t = cType(dtype, dialect);
+  const { add, mul } = exactOps(dtype, dialect);
+  const lit = (x: number) => literal(x, dtype, dialect);
+  if (dtype === "float32") {
+    const unit = (w: string) => `((${t})(${w} >> 8) * ${lit(2 ** -24)})`;
+    if (kind === "uniform") {
+      return [0, 1, 2, 3].map((j) => `v[${j}] = ${add("p0", mul(unit(`c[${j}]`), "p1"))};`).join("\n  ");
+    }
+    return [0, 1].map((p) => {
+      const u1 = `(${t})((c[${2 * p}] >> 8) + 1u) * ${lit(2 ** -24)}`;
+      return `{
+    const ${t} r = ${mathFn("sqrt", dtype, dialect)}(${lit(-2)} * ${mathFn("log", dtype, dialect)}(${u1}));
+    const ${t} x = ${lit(2)} * ${unit(`c[${2 * p + 1}]`)};
+    ${sinCosPi(dtype, dialect)}
+    v[${2 * p}] = ${add("p0", mul("p1", mul("r", "cs")))};
+    v[${2 * p + 1}] = ${add("p0", mul("p1", mul("r", "sn")))};
+  }`;
+    }).join("\n  ");
+  }
+  const bits = (w0: string, w1: string) => `((${t})(${w0} >> 5) * 67108864.0 + (${t})(${w1} >> 6))`;
+  if (kind === "uniform") {
+    return [0, 1].map((j) =>
+      `v[${j}] = ${add("p0", mul(`(${bits(`c[${2 * j}]`, `c[${2 * j + 1}]`)} * ${lit(2 ** -53)})`, "p1"))};`
+    ).join("\n  ");
+  }
+  return `{
+    const ${t} r = sqrt(-2.0 * log((${bits("c[0]", "c[1]")} + 1.0) * ${lit(2 ** -53)}));
+    const ${t} x = 2.0 * (${bits("c[2]", "c[3]")} * ${lit(2 ** -53)});
+    ${sinCosPi(dtype, dialect)}
+    v[0] = ${add("p0", mul("p1", mul("r", "cs")))};
+    v[1] = ${add("p0", mul("p1", mul("r", "sn")))};
+  }`;
+}
+
+/** Declares `sn = sin(πx)` and `cs = cos(πx)`. */
+function sinCosPi(dtype: FloatType, dialect: Dialect): string {
+  const t = cType(dtype, dialect);
+  if (dialect === "opencl") return `const ${t} sn = sinpi(x), cs = cospi(x);`;
+  return `${t} sn, cs; ${dtype === "float32" ? "sincospif" : "sincospi"}(x, &sn, &cs);`;
+}
+
+/** Numbers each thread draws from one Philox block of four words. */
+function perThread(dtype: FloatType): number {
+  return dtype === "float32" ? 4 : 2;
+}
+
+/**
+ * The kernel filling `out[0..n)` for key `(k0, k1)` and parameters `p0`, `p1` (low and range, or mean
+ * and std), one counter block per thread.
+ */
+function randomSource(
+  kind: Kind,
+  dtype: FloatType,
+  dialect: Dialect,
+): { name: string; source: string } {
+  const per = perThread(dtype);
+  const t = cType(dtype, dialect);
+  const u = cType("uint32", dialect);
+  const ix = indexType(dialect);
+  const { local, group, groupSize } = threadIds(dialect);
+  const name = `cudeno_${kind}_${dtype}`;
+  const head = [preamble([dtype], dialect), dialect === "opencl" ? "#pragma OPENCL FP_CONTRACT OFF" : ""];
+  const source = `${head.filter((line) => line !== "").map((line) => `${line}\n`).join("")}${
+    philoxFunction(dialect)
+  }
+${kernelHead(dialect)} ${name}(${
+    pointerParam(dtype, "out", dialect)
+  }, ${ix} n, ${u} k0, ${u} k1, ${t} p0, ${t} p1) {
+  const ${ix} block = (${ix})${group} * ${groupSize} + ${local};
+  const ${ix} e = block * ${per};
+  if (e >= n) return;
+  ${u} c[4];
+  c[0] = (${u})block;
+  c[1] = (${u})(block >> 32);
+  c[2] = 0u;
+  c[3] = 0u;
+  cudeno_philox4x32_10(c, k0, k1);
+  ${t} v[${per}];
+  ${valueStatements(kind, dtype, dialect)}
+  for (int j = 0; j < ${per}; j++) if (e + j < n) out[e + j] = v[j];
+}`;
+  return { name, source };
+}
+
+function draw(
+  kind: Kind,
+  shape: Shape,
+  dtype: FloatType,
+  seed: bigint,
+  p0: number,
+  p1: number,
+): GPUArray {
+  const backend = activeBackend();
+  const out = new GPUArray(backend, shape, dtype);
+  if (out.size === 0) return out;
+  const kernel = backend.kernel(`random:${kind}:${dtype}`, () => randomSource(kind, dtype, backend.dialect));
+  const blocks = Math.ceil(out.size / perThread(dtype));
+  const k0 = Number(seed & 0xffffffffn), k1 = Number(seed >> 32n);
+  kernel.launch(
+    { grid: [Math.ceil(blocks / BLOCK), 1], block: [BLOCK, 1] },
+    [out.buffer, out.size, k0, k1, p0, p1],
+  );
+  return out;
+}
+
+function finite(value: number | undefined, fallback: number, what: string, name: string): number {
+  const x = value ?? fallback;
+  if (typeof x !== "number" || !Number.isFinite(x)) {
+    throw new RangeError(`Cannot draw ${what} numbers with ${name} = ${String(x)}: pass a finite number`);
+  }
+  return x;
+}
+
+/**
+ * An array of numbers uniformly distributed in `[low, high)` (NumPy's `random.uniform`), from
+ * Philox4x32-10 keyed by `seed`: the same seed gives the same bits on CUDA and on OpenCL.
+ *
+ * @throws {RangeError} for a seed outside 0..2^64 − 1, bounds that are not finite, or `high < low`.
+ * @throws {TypeError} for a dtype other than float32 and float64.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const u = ga.random.uniform([1000, 1000], { seed: 1 });
+ * const dice = ga.random.uniform(10, { seed: 7n, dtype: "float64", low: 1, high: 7 });
+ * console.log(u.mean(), dice.get());
+ * ```
+ */
+export function uniform<D extends "float32" | "float64" = "float32">(
+  shape: Shape,
+  options: UniformOptions<D> = {},
+): GPUArray<D> {
+  checkOptions(options, "draw uniform numbers", "{ seed: 1 }", ["seed", "dtype", "low", "high"]);
+  const dtype = floatType(options.dtype, "uniform");
+  const seed = seedOf(options.seed, "uniform");
+  const low = finite(options.low, 0, "uniform", "low");
+  const high = finite(options.high, 1, "uniform", "high");
+  if (high < low) {
+    throw new RangeError(`Cannot draw uniform numbers in [${low}, ${high}): high must not be below low`);
+  }
+  const round = dtype === "float32" ? Math.fround : (x: number) => x;
+  const range = round(round(high) - round(low));
+  if (!Number.isFinite(range)) {
+    throw new RangeError(`Cannot draw uniform numbers in [${low}, ${high}): the width overflows ${dtype}`);
+  }
+  return draw("uniform", shape, dtype, seed, round(low), range) as GPUArray<D>;
+}
+
+/**
+ * An array of normally distributed numbers (NumPy's `random.normal`), by Box–Muller from
+ * Philox4x32-10 keyed by `seed`. The same seed gives the same numbers on CUDA and on OpenCL to within
+ * a few units in the last place (the backends' `log`, `sin` and `cos` differ in their last bits).
+ *
+ * @throws {RangeError} for a seed outside 0..2^64 − 1, a mean or std that is not finite, or `std < 0`.
+ * @throws {TypeError} for a dtype other than float32 and float64.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const z = ga.random.normal([1000, 1000], { seed: 1 });
+ * const x = ga.random.normal(100, { seed: 2, dtype: "float64", mean: 10, std: 0.5 });
+ * console.log(z.mean(), x.get());
+ * ```
+ */
+export function normal<D extends "float32" | "float64" = "float32">(
+  shape: Shape,
+  options: NormalOptions<D> = {},
+): GPUArray<D> {
+  checkOptions(options, "draw normal numbers", "{ seed: 1 }", ["seed", "dtype", "mean", "std"]);
+  const dtype = floatType(options.dtype, "normal");
+  const seed = seedOf(options.seed, "normal");
+  const mean = finite(options.mean, 0, "normal", "mean");
+  const std = finite(options.std, 1, "normal", "std");
+  if (std < 0) throw new RangeError(`Cannot draw normal numbers with std = ${std}: pass a std of 0 or more`);
+  return draw("normal", shape, dtype, seed, mean, std) as GPUArray<D>;
+}
