@@ -5,7 +5,7 @@
  * @module
  */
 
-import * as acorn from "acorn";
+import * as acorn from "npm:acorn@^8.14.0";
 import type { JitError, SourcePosition } from "./errors.ts";
 
 /** A function or arrow function node. */
