@@ -22,6 +22,13 @@ export { backend, backendDevice, useBackend, type UseBackendOptions } from "../d
 export { currentStream, useStream, withStream } from "../device/stream.ts";
 export type { Backend, BackendBuffer, BackendKernel, BackendName, KernelSource } from "../device/backend.ts";
 export type { LaunchConfig } from "../kernel/dims.ts";
+import { GPUArray } from "./core/gpuarray.ts";
+import { installMethods } from "./core/methods.ts";
+
+// The methods are defined here, above every module they call, so that no module below imports this
+// one back (gpuarray.ts only declares them).
+installMethods(GPUArray);
+
 export { empty, emptyLike, GPUArray } from "./core/gpuarray.ts";
 export type { ArrayMethods, HostValue, SumValue } from "./core/methods.ts";
 export type { ItemValue, NestedList } from "./core/display.ts";
@@ -64,10 +71,10 @@ export { arraySplit, concatenate, split, stack } from "./routines/join.ts";
 export { pad, type PadOptions, type PadSpec, repeat, tile } from "./routines/repeat.ts";
 export { NpyError } from "../kernel/npy.ts";
 export { clip, type Operand, type OpOptions, where } from "./ops/ufunc.ts";
-export type { BinaryOp, UnaryOp } from "./ops/ufunc_defs.ts";
-export * from "./ops/ufuncs_binary.ts";
-export * from "./ops/ufuncs_unary.ts";
+export * from "./api/elementwise.ts";
+export type { ElementwiseMethods } from "./api/elementwise_methods.ts";
 export { norm } from "./ops/norm.ts";
+export { allclose, type CloseOptions } from "./ops/allclose.ts";
 export * from "./ops/reductions.ts";
 export { logSoftmax, softmax, type SoftmaxOptions } from "./ops/softmax.ts";
 export { fuse, type Fused, type FuseOptions } from "./fuse/fuse.ts";
@@ -88,6 +95,7 @@ export {
 } from "./routines/search.ts";
 export * as random from "./routines/random.ts";
 export {
+  type BinaryResult,
   type BoolAsInt8,
   type DivisionResult,
   type FloatDType,
@@ -96,8 +104,8 @@ export {
   type PromotionTable,
   type ResultType,
   resultType,
+  type RuleResult,
 } from "./core/dtypes.ts";
-export type { BinaryResult } from "./ops/ufuncs_binary.ts";
 export { type DType, dtypeOf, DTYPES, isDType } from "../kernel/dtype.ts";
 export { ElementwiseKernel, ReductionKernel, type ReductionOptions } from "./routines/kernels.ts";
 export type { DTypeInfo, HostArrayOf, TypedArray } from "../kernel/dtype.ts";

@@ -57,12 +57,6 @@ export function resultTypeWithScalar(dtype: DType, scalar: number | bigint): DTy
   return "float64";
 }
 
-/** The dtype true division gives (`/`): floats stay, integers become float64 (float32 for 8/16-bit ones). */
-export function divisionType(dtype: DType): DType {
-  if (DTYPES[dtype].kind === "float") return dtype;
-  return DTYPES[dtype].size <= 2 ? "float32" : "float64";
-}
-
 /**
  * The float dtypes.
  *
@@ -363,3 +357,33 @@ export type DivisionResult<D extends DType> = D extends FloatDType ? D : "float6
  * ```
  */
 export type BoolAsInt8<D extends DType> = D extends "bool" ? "int8" : D;
+
+/**
+ * The dtype an elementwise function gives by its dtype rule's name, for operands promoting to `D`: the
+ * op table's rules (`src/array/ops/elementwise.ts`) at the type level.
+ *
+ * @example
+ * ```ts
+ * import type { RuleResult } from "@cudeno/cudeno/array";
+ * const d: RuleResult<"float", "int16"> = "float32";
+ * ```
+ */
+export type RuleResult<R extends string, D extends DType> = R extends "bool" ? "bool"
+  : R extends "float" ? FloatResult<D>
+  : R extends "division" ? DivisionResult<D>
+  : R extends "int8ForBool" ? BoolAsInt8<D>
+  : D;
+
+/**
+ * The dtype operands `A` and `B` of a binary function promote to: that of the array operand(s), with
+ * scalars weak ({@link OperandResult}).
+ *
+ * @example
+ * ```ts
+ * import type { BinaryResult, GPUArray } from "@cudeno/cudeno/array";
+ * const d: BinaryResult<GPUArray<"int16">, number> = "int16";
+ * ```
+ */
+export type BinaryResult<A, B> = A extends { readonly dtype: infer D extends DType } ? OperandResult<D, B>
+  : B extends { readonly dtype: infer E extends DType } ? OperandResult<E, A>
+  : DType;

@@ -20,7 +20,6 @@ import {
   showShape,
   sizeOf,
 } from "./layout.ts";
-import { installMethods } from "./methods.ts";
 import type { ArrayMethods } from "./methods.ts";
 
 /** The memory arrays share: it goes back to the device when the last array holding it lets go. */
@@ -326,7 +325,6 @@ export class GPUArray<D extends DType = DType> {
  * defined on the prototype from the same tables that define the module's functions.
  */
 export interface GPUArray<D extends DType = DType> extends ArrayMethods<D> {}
-installMethods(GPUArray);
 
 /**
  * A view of `array` with another layout over its memory. The layout must stay inside the buffer;

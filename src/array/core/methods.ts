@@ -8,12 +8,14 @@
 
 import type { DType } from "../../kernel/dtype.ts";
 import type { GPUArray } from "./gpuarray.ts";
-import type { BoolAsInt8, DivisionResult, FloatResult, OperandResult, ResultType } from "./dtypes.ts";
+import type { FloatResult, ResultType } from "./dtypes.ts";
 import type { Shape } from "./layout.ts";
 import type { SliceSpec } from "./slicing.ts";
 import type { Operand, OpOptions } from "../ops/ufunc.ts";
-import { BINARY, type BinaryOp, UNARY, type UnaryOp } from "../ops/ufunc_defs.ts";
-import { binary, clip, unary } from "../ops/ufunc.ts";
+import { BINARY } from "../ops/binary_ops.ts";
+import { UNARY } from "../ops/unary_ops.ts";
+import { callOp, clip } from "../ops/ufunc.ts";
+import type { ElementwiseMethods } from "../api/elementwise_methods.ts";
 import * as views from "../ops/views.ts";
 import { assign, astype, fill } from "../ops/assign.ts";
 import { norm } from "../ops/norm.ts";
@@ -64,7 +66,7 @@ export type SumValue<D extends DType> = D extends "float16" | "bfloat16" | "floa
  * console.log(y.shape, x.slice([], 0).get()); // [2, 2] Float32Array [1, 3]
  * ```
  */
-export interface ArrayMethods<D extends DType> {
+export interface ArrayMethods<D extends DType> extends ElementwiseMethods<D> {
   /** {@link views.reshape}: another shape of the same size (a view where the strides allow). */
   reshape(...shape: number[] | [Shape]): GPUArray<D>;
   /** {@link views.transpose}: the axes permuted (reversed when none are given), a view. */
@@ -100,123 +102,8 @@ export interface ArrayMethods<D extends DType> {
   /** Writes `value` (an array that broadcasts to this shape, or a scalar) into the elements, converting; writes through a view. */
   assign(value: Operand | boolean): this;
 
-  /** `this + other`, elementwise, broadcasting. */
-  add<O extends Operand>(other: O, options?: OpOptions): GPUArray<OperandResult<D, O>>;
-  /** `this - other`. */
-  sub<O extends Operand>(other: O, options?: OpOptions): GPUArray<OperandResult<D, O>>;
-  /** `this * other`. */
-  mul<O extends Operand>(other: O, options?: OpOptions): GPUArray<OperandResult<D, O>>;
-  /** `this / other`, true division (integers give float64). */
-  div<O extends Operand>(other: O, options?: OpOptions): GPUArray<DivisionResult<OperandResult<D, O>>>;
-  /** `this ** other`. */
-  pow<O extends Operand>(other: O, options?: OpOptions): GPUArray<BoolAsInt8<OperandResult<D, O>>>;
-  /** The larger of the two, NaN propagating. */
-  maximum<O extends Operand>(other: O, options?: OpOptions): GPUArray<OperandResult<D, O>>;
-  /** The smaller of the two, NaN propagating. */
-  minimum<O extends Operand>(other: O, options?: OpOptions): GPUArray<OperandResult<D, O>>;
-  /** The larger of the two, ignoring a NaN. */
-  fmax<O extends Operand>(other: O, options?: OpOptions): GPUArray<OperandResult<D, O>>;
-  /** The smaller of the two, ignoring a NaN. */
-  fmin<O extends Operand>(other: O, options?: OpOptions): GPUArray<OperandResult<D, O>>;
-  /** `atan2(this, other)`. */
-  arctan2<O extends Operand>(other: O, options?: OpOptions): GPUArray;
-  /** `sqrt(this² + other²)`. */
-  hypot<O extends Operand>(other: O, options?: OpOptions): GPUArray;
-  /** Floor division, Python's `//`. */
-  floorDivide<O extends Operand>(other: O, options?: OpOptions): GPUArray<BoolAsInt8<OperandResult<D, O>>>;
-  /** The remainder with the divisor's sign, Python's `%`. */
-  mod<O extends Operand>(other: O, options?: OpOptions): GPUArray<BoolAsInt8<OperandResult<D, O>>>;
-  /** `this == other` as bools. */
-  eq(other: Operand, options?: OpOptions): GPUArray<"bool">;
-  /** `this != other` as bools. */
-  ne(other: Operand, options?: OpOptions): GPUArray<"bool">;
-  /** `this < other` as bools. */
-  lt(other: Operand, options?: OpOptions): GPUArray<"bool">;
-  /** `this <= other` as bools. */
-  le(other: Operand, options?: OpOptions): GPUArray<"bool">;
-  /** `this > other` as bools. */
-  gt(other: Operand, options?: OpOptions): GPUArray<"bool">;
-  /** `this >= other` as bools. */
-  ge(other: Operand, options?: OpOptions): GPUArray<"bool">;
-  /** Both non-zero. */
-  logicalAnd(other: Operand, options?: OpOptions): GPUArray<"bool">;
-  /** Either non-zero. */
-  logicalOr(other: Operand, options?: OpOptions): GPUArray<"bool">;
-  /** Exactly one non-zero. */
-  logicalXor(other: Operand, options?: OpOptions): GPUArray<"bool">;
-  /** Bitwise and (integers, bools). */
-  bitwiseAnd<O extends Operand>(other: O, options?: OpOptions): GPUArray<OperandResult<D, O>>;
-  /** Bitwise or. */
-  bitwiseOr<O extends Operand>(other: O, options?: OpOptions): GPUArray<OperandResult<D, O>>;
-  /** Bitwise exclusive or. */
-  bitwiseXor<O extends Operand>(other: O, options?: OpOptions): GPUArray<OperandResult<D, O>>;
-  /** `this << other` (0 for shifts past the width). */
-  leftShift<O extends Operand>(other: O, options?: OpOptions): GPUArray<BoolAsInt8<OperandResult<D, O>>>;
-  /** `this >> other`, arithmetic for signed types. */
-  rightShift<O extends Operand>(other: O, options?: OpOptions): GPUArray<BoolAsInt8<OperandResult<D, O>>>;
   /** {@link clip}: limited to `[min, max]`. */
   clip(min: Operand | null, max: Operand | null, options?: OpOptions): GPUArray;
-
-  /** `-this`. */
-  neg(options?: OpOptions): GPUArray<D>;
-  /** `|this|`. */
-  abs(options?: OpOptions): GPUArray<D>;
-  /** `e ** this`. */
-  exp(options?: OpOptions): GPUArray<FloatResult<D>>;
-  /** The natural logarithm. */
-  log(options?: OpOptions): GPUArray<FloatResult<D>>;
-  /** The square root. */
-  sqrt(options?: OpOptions): GPUArray<FloatResult<D>>;
-  /** The sine. */
-  sin(options?: OpOptions): GPUArray<FloatResult<D>>;
-  /** The cosine. */
-  cos(options?: OpOptions): GPUArray<FloatResult<D>>;
-  /** The tangent. */
-  tan(options?: OpOptions): GPUArray<FloatResult<D>>;
-  /** The hyperbolic tangent. */
-  tanh(options?: OpOptions): GPUArray<FloatResult<D>>;
-  /** The inverse sine. */
-  arcsin(options?: OpOptions): GPUArray<FloatResult<D>>;
-  /** The inverse cosine. */
-  arccos(options?: OpOptions): GPUArray<FloatResult<D>>;
-  /** The inverse tangent. */
-  arctan(options?: OpOptions): GPUArray<FloatResult<D>>;
-  /** The hyperbolic sine. */
-  sinh(options?: OpOptions): GPUArray<FloatResult<D>>;
-  /** The hyperbolic cosine. */
-  cosh(options?: OpOptions): GPUArray<FloatResult<D>>;
-  /** `log(1 + this)`, accurate near 0. */
-  log1p(options?: OpOptions): GPUArray<FloatResult<D>>;
-  /** `exp(this) - 1`, accurate near 0. */
-  expm1(options?: OpOptions): GPUArray<FloatResult<D>>;
-  /** The base-2 logarithm. */
-  log2(options?: OpOptions): GPUArray<FloatResult<D>>;
-  /** The base-10 logarithm. */
-  log10(options?: OpOptions): GPUArray<FloatResult<D>>;
-  /** Rounded down (integers unchanged). */
-  floor(options?: OpOptions): GPUArray<D>;
-  /** Rounded up. */
-  ceil(options?: OpOptions): GPUArray<D>;
-  /** Rounded toward zero. */
-  trunc(options?: OpOptions): GPUArray<D>;
-  /** Rounded to the nearest integer, halves to even. */
-  round(options?: OpOptions): GPUArray<D>;
-  /** -1, 0 or 1 (NaN stays NaN). */
-  sign(options?: OpOptions): GPUArray<D>;
-  /** Whether each element is NaN. */
-  isnan(options?: OpOptions): GPUArray<"bool">;
-  /** Whether each element is ±infinity. */
-  isinf(options?: OpOptions): GPUArray<"bool">;
-  /** Whether each element is finite. */
-  isfinite(options?: OpOptions): GPUArray<"bool">;
-  /** `this * this`. */
-  square(options?: OpOptions): GPUArray<BoolAsInt8<D>>;
-  /** `1 / this` (integer division for integers). */
-  reciprocal(options?: OpOptions): GPUArray<BoolAsInt8<D>>;
-  /** Whether each element is zero. */
-  logicalNot(options?: OpOptions): GPUArray<"bool">;
-  /** Bitwise not (logical not for bools). */
-  invert(options?: OpOptions): GPUArray<D>;
 
   /** {@link reductions.sum}: the sum (a host value without axis; integers exact as bigints). */
   sum<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, SumValue<D>, SumType<D>>;
@@ -330,15 +217,19 @@ function defineOn(p: object, name: string, value: (this: GPUArray, ...args: neve
  * the reductions — on prototype `p` (`GPUArray`'s, and the stand-in's that `ga.fuse()` traces with).
  */
 export function installTraceable(p: object): void {
-  for (const op of Object.keys(BINARY) as BinaryOp[]) {
-    defineOn(p, op, function (this: GPUArray, other: unknown, options?: OpOptions) {
-      return binary(op, this, other, options);
-    });
+  for (const op of Object.values(BINARY)) {
+    for (const name of [op.name, ...(op.aliases ?? [])]) {
+      defineOn(p, name, function (this: GPUArray, other: unknown, options?: OpOptions) {
+        return callOp(op, [this, other], options, name);
+      });
+    }
   }
-  for (const op of Object.keys(UNARY) as UnaryOp[]) {
-    defineOn(p, op, function (this: GPUArray, options?: OpOptions) {
-      return unary(op, this, options);
-    });
+  for (const op of Object.values(UNARY)) {
+    for (const name of [op.name, ...(op.aliases ?? [])]) {
+      defineOn(p, name, function (this: GPUArray, options?: OpOptions) {
+        return callOp(op, [this], options, name);
+      });
+    }
   }
   defineOn(p, "astype", function (this: GPUArray, dtype: DType) {
     return astype(this, dtype);

@@ -89,7 +89,7 @@ export class Region {
             ? `((${cType(types.inputs[k]!, d)})${load(value.get(op.node)!, op.node.dtype, d)})`
             : scalar[this.#slots.get(op)!]!
         );
-        expr = castTo(n.def.expr(x, types.compute, d, types.out), types.out, d);
+        expr = castTo(n.def.source(x, types.compute, d, types.out), types.out, d);
       }
       lines.push(`const ${cType(n.dtype, d)} f${n.id} = ${expr};`);
       value.set(n, `f${n.id}`);

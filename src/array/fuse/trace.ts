@@ -12,7 +12,7 @@ import { type DType, DTYPES, isDType } from "../../kernel/dtype.ts";
 import { GPUArray } from "../core/gpuarray.ts";
 import { normalizeAxes } from "../core/layout.ts";
 import { type ReduceOp, REDUCTIONS } from "../ops/reduction_defs.ts";
-import type { UfuncDef, UfuncTypes } from "../ops/ufunc_defs.ts";
+import type { UfuncDef, UfuncTypes } from "../ops/elementwise.ts";
 
 /** What kind of JS value a scalar argument is: NumPy's weak-scalar promotion depends on it. */
 export type ScalarKind = "integer" | "number" | "bigint" | "boolean";

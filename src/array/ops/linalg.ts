@@ -10,7 +10,8 @@ import type { DType } from "../../kernel/dtype.ts";
 import { GPUArray } from "../core/gpuarray.ts";
 import { showShape } from "../core/layout.ts";
 import type { ResultType } from "../core/dtypes.ts";
-import { binary, type OpOptions } from "./ufunc.ts";
+import { callOp, type OpOptions } from "./ufunc.ts";
+import { BINARY } from "./binary_ops.ts";
 import { diagonal, type DiagonalOptions, expandDims, ravel } from "./views.ts";
 import { matmul } from "./matmul.ts";
 import { contract } from "./einsum.ts";
@@ -49,7 +50,9 @@ export function dot<A extends DType, B extends DType>(
   b: GPUArray<B>,
 ): GPUArray<ResultType<A, B>> | number {
   checkPair(a, b, "dot");
-  if (a.ndim === 0 || b.ndim === 0) return binary("mul", a, b) as GPUArray<ResultType<A, B>>;
+  if (a.ndim === 0 || b.ndim === 0) {
+    return callOp(BINARY.mul, [a, b], undefined, "mul") as GPUArray<ResultType<A, B>>;
+  }
   const j = b.ndim === 1 ? 0 : b.ndim - 2;
   if (a.shape[a.ndim - 1] !== b.shape[j]) {
     throw new RangeError(
@@ -99,7 +102,9 @@ export function inner<A extends DType, B extends DType>(
   b: GPUArray<B>,
 ): GPUArray<ResultType<A, B>> | number {
   checkPair(a, b, "inner");
-  if (a.ndim === 0 || b.ndim === 0) return binary("mul", a, b) as GPUArray<ResultType<A, B>>;
+  if (a.ndim === 0 || b.ndim === 0) {
+    return callOp(BINARY.mul, [a, b], undefined, "mul") as GPUArray<ResultType<A, B>>;
+  }
   if (a.shape[a.ndim - 1] !== b.shape[b.ndim - 1]) {
     throw new RangeError(
       `${shapes(a, b, "inner")}: their last axes (${a.shape[a.ndim - 1]} and ${b.shape[b.ndim - 1]}) differ`,
@@ -127,7 +132,7 @@ export function outer<A extends DType, B extends DType>(
   checkPair(a, b, "outer");
   using ra = ravel(a), rb = ravel(b);
   using column = expandDims(ra, 1), row = expandDims(rb, 0);
-  return binary("mul", column, row, options) as GPUArray<ResultType<A, B>>;
+  return callOp(BINARY.mul, [column, row], options, "mul") as GPUArray<ResultType<A, B>>;
 }
 
 /** Options of {@link trace}. */

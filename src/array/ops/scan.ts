@@ -16,7 +16,8 @@ import { GPUArray, sharesMemory, viewOf } from "../core/gpuarray.ts";
 import { normalizeAxis, sizeOf } from "../core/layout.ts";
 import { coalesceInOrder, copyInto } from "../exec/loop.ts";
 import { fill } from "./assign.ts";
-import { binary, outputFor } from "./ufunc.ts";
+import { callOp, outputFor } from "./ufunc.ts";
+import { BINARY } from "./binary_ops.ts";
 import { moveaxis, ravel, reshape } from "./views.ts";
 import { keptScratch } from "../../device/stream.ts";
 import { SCAN_BLOCK, type ScanKernel, type ScanPlan, scanSource, tileSize } from "../exec/scan_source.ts";
@@ -361,7 +362,7 @@ export function diff<D extends DType>(a: GPUArray<D>, options: DiffOptions = {})
     const step = current.strides[axis]!;
     using lo = viewOf(current, { shape, strides: current.strides, offset: current.offset });
     using hi = viewOf(current, { shape, strides: current.strides, offset: current.offset + step });
-    const next = binary(a.dtype === "bool" ? "ne" : "sub", hi, lo);
+    const next = callOp(a.dtype === "bool" ? BINARY.ne : BINARY.sub, [hi, lo], undefined, "diff");
     if (current !== a) current.free();
     current = next;
   }

@@ -15,7 +15,7 @@ import { REDUCTIONS } from "./reduction_defs.ts";
 import type { RowStage } from "../exec/row_source.ts";
 import { runRows } from "../exec/rows.ts";
 import { outputFor } from "./ufunc.ts";
-import { mathType } from "./ufunc_defs.ts";
+import { mathType } from "./elementwise.ts";
 import { checkOptions } from "../../kernel/options.ts";
 
 /**

@@ -11,7 +11,8 @@ import { broadcastShapes, showShape } from "../core/layout.ts";
 import { castTo, computeType, cType, load } from "../../codegen/c.ts";
 import { resultType, resultTypeWithScalar } from "../core/dtypes.ts";
 import { runLoop } from "../exec/loop.ts";
-import { BINARY, type BinaryOp, type UfuncDef, type UfuncTypes, UNARY, type UnaryOp } from "./ufunc_defs.ts";
+import { defineOp, type ElementwiseOp, type UfuncDef, type UfuncTypes } from "./elementwise.ts";
+import { BINARY } from "./binary_ops.ts";
 import { asEager, isArrayLike, isTraced, kindOf, needsTag, recordMap, TracedScalar } from "../fuse/trace.ts";
 import { checkOptions } from "../../kernel/options.ts";
 
@@ -152,7 +153,7 @@ export function apply(
     throw new TypeError(`Cannot ${what} ${operands.map(kindOf).join(" and ")}: pass at least one GPUArray`);
   }
   const dtypes = operands.map((x) => isArrayLike(x) ? x.dtype : scalarType(checkScalar(x, what), base, what));
-  const types = def.types(dtypes);
+  const types = def.types(dtypes, what);
   if (typeof types === "string") throw new TypeError(`Cannot ${what}: ${types}`);
   if (traced) {
     return recordMap(name, def, types, operands, options, what, base, true) as unknown as GPUArray;
@@ -226,7 +227,7 @@ function run(
             : scalar[j]!
         );
         return `${ref[arrays.length - 1]} = ${
-          castTo(def.expr(x, types.compute, d, types.out), types.out, d)
+          castTo(def.source(x, types.compute, d, types.out), types.out, d)
         };`;
       },
     },
@@ -237,29 +238,78 @@ function run(
 }
 
 /**
- * A binary elementwise function of two operands, either of which may be a scalar.
+ * Applies the table's `op` to `operands` (arrays and scalars), its parameters (`isclose`'s `rtol`)
+ * taken from `options`; `what` is the name it was called by, for messages.
  *
+ * @throws {TypeError} for operands the function does not take.
  * @throws {RangeError} when the shapes do not broadcast.
  */
-export function binary(op: BinaryOp, a: unknown, b: unknown, options?: OpOptions): GPUArray {
-  return apply(op, BINARY[op], [a, b], options);
+export function callOp(
+  op: ElementwiseOp,
+  operands: readonly unknown[],
+  options: OpOptions | object | undefined,
+  what: string,
+): GPUArray {
+  if (op.arity === 1 && !isArrayLike(operands[0])) {
+    if (needsTag(operands)) return asEager(() => callOp(op, operands, options, what));
+    throw new TypeError(`Cannot ${what} ${kindOf(operands[0])}: pass a GPUArray`);
+  }
+  if (op.paramNames.length === 0) return apply(op.name, op, operands, options as OpOptions, what);
+  checkOptions(options, what, `{ ${op.paramNames[0]}: ... }`, ["out", ...op.paramNames]);
+  const given = (options ?? {}) as Readonly<Record<string, unknown>>;
+  const values = op.paramNames.map((p) => {
+    const v = given[p] ?? op.params![p];
+    if (typeof v === "boolean") return Number(v);
+    if (typeof v !== "number") {
+      throw new TypeError(
+        `Cannot ${what} with ${p} = ${JSON.stringify(v) ?? String(v)}: pass a number (default ${
+          op.params![p]
+        })`,
+      );
+    }
+    return v;
+  });
+  return apply(op.name, op, [...operands, ...values], { out: (options as OpOptions)?.out }, what);
 }
 
-/** A unary elementwise function. */
-export function unary(op: UnaryOp, a: unknown, options?: OpOptions): GPUArray {
-  if (needsTag([a])) return asEager(() => unary(op, a, options));
-  if (!isArrayLike(a)) throw new TypeError(`Cannot ${op} ${kindOf(a)}: pass a GPUArray`);
-  return apply(op, UNARY[op], [a], options);
-}
-
-const WHERE: UfuncDef = {
-  arity: 2,
-  types: ([c, x, y]) => {
-    const out = resultType(x!, y!), compute = computeType(out);
-    return { inputs: [computeType(c!), compute, compute], compute, out };
+const WHERE = defineOp("where", 3, {
+  rule: {
+    name: "same",
+    types: ([c, x, y]) => {
+      const out = resultType(x!, y!), compute = computeType(out);
+      return { inputs: [computeType(c!), compute, compute], compute, out };
+    },
   },
-  expr: ([c, x, y]) => `(${c} != 0 ? ${x} : ${y})`,
-};
+  expr: (e, [c, x, y]) => e.select(e.bin("!=", c!, e.lit(0)), x!, y!),
+  method: false,
+  doc: "`x` where `condition` is non-zero, else `y`.",
+  example: "ga.where(ga.arange(3).gt(0), 1, 0)",
+});
+
+/** `clip` with a lower bound, an upper bound, or both (`clipl`, `cliph`, `cliplh`). */
+const CLIP = Object.fromEntries(
+  (["l", "h", "lh"] as const).map((which) => [
+    which,
+    defineOp(`clip${which}`, which.length + 1, {
+      rule: {
+        name: "same",
+        types: (dtypes) => {
+          const out = dtypes.reduce(resultType), compute = computeType(out);
+          return { inputs: dtypes.map(() => compute), compute, out };
+        },
+      },
+      expr: (e, [x, p, q]) => {
+        let v = x!;
+        if (which !== "h") v = BINARY.maximum.expr(e, [v, p!], e.t);
+        if (which !== "l") v = BINARY.minimum.expr(e, [v, which === "h" ? p! : q!], e.t);
+        return v;
+      },
+      method: false,
+      doc: "`a` limited to `[min, max]`.",
+      example: "ga.clip(ga.arange(4), 1, 2)",
+    }),
+  ]),
+) as Readonly<Record<"l" | "h" | "lh", ElementwiseOp>>;
 
 /**
  * `x` where `condition` is non-zero, else `y`, elementwise (NumPy's `where`); all three broadcast,
@@ -330,18 +380,5 @@ export function clip(a: GPUArray, min: Operand | null, max: Operand | null, opti
   }
   const bounds = [min, max].filter((b) => b !== null) as Operand[];
   const which = min === null ? "h" : max === null ? "l" : "lh";
-  const def: UfuncDef = {
-    arity: 2,
-    types: (dtypes) => {
-      const out = dtypes.reduce(resultType), compute = computeType(out);
-      return { inputs: dtypes.map(() => compute), compute, out };
-    },
-    expr: ([x, p, q], t, d, out) => {
-      let e = x!;
-      if (which !== "h") e = BINARY.maximum.expr([e, p!], t, d, out);
-      if (which !== "l") e = BINARY.minimum.expr([e, which === "h" ? p! : q!], t, d, out);
-      return e;
-    },
-  };
-  return apply(`clip${which}`, def, [a, ...bounds], options, "clip");
+  return apply(`clip${which}`, CLIP[which], [a, ...bounds], options, "clip");
 }

@@ -11,7 +11,8 @@ import { showShape } from "../core/layout.ts";
 import { copyOf } from "../exec/loop.ts";
 import { reshape, slice } from "../ops/views.ts";
 import { astype } from "../ops/assign.ts";
-import { binary } from "../ops/ufunc.ts";
+import { callOp } from "../ops/ufunc.ts";
+import { BINARY } from "../ops/binary_ops.ts";
 import { resultType } from "../core/dtypes.ts";
 import { blockShare, keyOrder, sortKernel, sortRows, SortScratch, variantFor } from "../exec/radix.ts";
 import { SORT_BLOCK, sortTile, type SortVariant } from "../exec/sort_keys_source.ts";
@@ -150,7 +151,7 @@ export function unique<D extends DType>(
     if (runs === 0) countsOut = new GPUArray(backend, [0], "int64");
     else {
       using ends = slice(starts, [1, null]), begins = slice(starts, [0, -1]);
-      countsOut = binary("sub", ends, begins) as GPUArray<"int64">;
+      countsOut = callOp(BINARY.sub, [ends, begins], undefined, "sub") as GPUArray<"int64">;
     }
     starts.free();
   }

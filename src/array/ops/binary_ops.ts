@@ -1,0 +1,244 @@
+/**
+ * The binary elementwise operations, one entry each: NumPy's other names, the dtype rule, the scalar
+ * expression (IR), the doc line and an example. Everything else about them comes from here (see
+ * `elementwise.ts`); to add one, add an entry and run `deno task gen`.
+ *
+ * @module
+ */
+
+import type { BinaryOperator, Expr, ExprBuilder } from "../../codegen/expr.ts";
+import {
+  arithmetic,
+  bitwise,
+  comparisonRule,
+  defineOps,
+  divisionRule,
+  type ElementwiseOp,
+  floatComparisonRule,
+  floatRule,
+  logicalRule,
+} from "./elementwise.ts";
+import type { BinaryOp } from "../api/elementwise.ts";
+
+const op = (o: BinaryOperator) => (e: ExprBuilder, [a, b]: readonly Expr[]) => e.bin(o, a!, b!);
+const math = (fn: string) => (e: ExprBuilder, [a, b]: readonly Expr[]) => e.call(fn, a!, b!);
+const truthy = (e: ExprBuilder, x: Expr) => e.bin("!=", x, e.lit(0));
+const compare = (o: BinaryOperator, what: string) => ({
+  rule: comparisonRule,
+  expr: op(o),
+  doc: `\`a ${what} b\` as a bool array.`,
+});
+
+/** The binary elementwise operations. */
+export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
+  add: {
+    rule: arithmetic("bool"),
+    expr: op("+"),
+    doc: "`a + b`, elementwise, broadcasting; either may be a scalar.",
+    example: "ga.add(ga.ones([2, 3]), ga.arange(3))",
+  },
+  sub: {
+    aliases: ["subtract"],
+    rule: arithmetic("error"),
+    expr: op("-"),
+    doc: "`a - b`, elementwise.",
+    example: "ga.sub(10, ga.arange(4))",
+  },
+  mul: {
+    aliases: ["multiply"],
+    rule: arithmetic("bool"),
+    expr: op("*"),
+    doc: "`a * b`, elementwise.",
+    example: "ga.mul(ga.arange(4), 2)",
+  },
+  div: {
+    aliases: ["divide", "trueDivide"],
+    rule: divisionRule,
+    expr: op("/"),
+    doc: "`a / b`, true division (integers give float64).",
+    example: "ga.div(ga.arange(4), 2)",
+  },
+  pow: {
+    aliases: ["power"],
+    rule: arithmetic("int8"),
+    expr: (e, [a, b]) => e.float ? e.call("pow", a!, b!) : e.helper("ipow", a!, b!),
+    doc: "`a ** b` (integer powers exact; a negative integer exponent gives 0 unless the base is ±1).",
+    example: "ga.pow(ga.arange(4), 2)",
+  },
+  maximum: {
+    rule: arithmetic("bool"),
+    expr: (e, [a, b]) => e.max(a!, b!),
+    doc: "The larger of `a` and `b`, elementwise; NaN propagates.",
+    example: "ga.maximum(ga.asarray([-2, 1]), 0)",
+  },
+  minimum: {
+    rule: arithmetic("bool"),
+    expr: (e, [a, b]) => e.select(e.bin("||", e.isnan(a!), e.bin("<", a!, b!)), a!, b!),
+    doc: "The smaller of `a` and `b`, elementwise; NaN propagates.",
+    example: "ga.minimum(ga.arange(4), 2)",
+  },
+  fmax: {
+    rule: arithmetic("bool"),
+    expr: (e, [a, b]) => e.float ? e.call("fmax", a!, b!) : e.select(e.bin(">", a!, b!), a!, b!),
+    doc: "The larger of `a` and `b`, elementwise, ignoring a NaN.",
+    example: "ga.fmax(ga.asarray([NaN, 1]), 0)",
+  },
+  fmin: {
+    rule: arithmetic("bool"),
+    expr: (e, [a, b]) => e.float ? e.call("fmin", a!, b!) : e.select(e.bin("<", a!, b!), a!, b!),
+    doc: "The smaller of `a` and `b`, elementwise, ignoring a NaN.",
+    example: "ga.fmin(ga.asarray([NaN, 1]), 0)",
+  },
+  arctan2: {
+    aliases: ["atan2"],
+    rule: floatRule,
+    expr: math("atan2"),
+    doc: "The angle of the point (b, a), `atan2(a, b)`, elementwise.",
+    example: "ga.arctan2(ga.ones(2), ga.asarray([1, -1]))",
+  },
+  hypot: {
+    rule: floatRule,
+    expr: math("hypot"),
+    doc: "`sqrt(a² + b²)`, elementwise, without overflow in between.",
+    example: "ga.hypot(ga.asarray([3]), 4)",
+  },
+  copysign: {
+    rule: floatRule,
+    expr: math("copysign"),
+    doc: "The magnitude of `a` with the sign of `b`, elementwise.",
+    example: "ga.copysign(ga.asarray([1, 2]), -1)",
+  },
+  logaddexp: {
+    rule: floatRule,
+    expr: (e, [a, b]) =>
+      e.select(
+        e.bin("==", a!, b!),
+        e.add(a!, e.lit(Math.LN2)),
+        e.add(e.max(a!, b!), e.call("log1p", e.call("exp", e.un("-", e.call("fabs", e.sub(a!, b!)))))),
+      ),
+    doc: "`log(exp(a) + exp(b))`, computed without overflow.",
+    example: "ga.logaddexp(ga.asarray([1000, 0]), ga.asarray([1000, 0]))",
+  },
+  logaddexp2: {
+    rule: floatRule,
+    expr: (e, [a, b]) =>
+      e.select(
+        e.bin("==", a!, b!),
+        e.add(a!, e.lit(1)),
+        e.add(
+          e.max(a!, b!),
+          e.mul(e.call("log1p", e.call("exp2", e.un("-", e.call("fabs", e.sub(a!, b!))))), e.lit(Math.LOG2E)),
+        ),
+      ),
+    doc: "`log2(2 ** a + 2 ** b)`, computed without overflow.",
+    example: "ga.logaddexp2(ga.asarray([1, 2]), 3)",
+  },
+  heaviside: {
+    rule: floatRule,
+    expr: (e, [a, b]) =>
+      e.select(
+        e.isnan(a!),
+        a!,
+        e.select(e.bin("<", a!, e.lit(0)), e.lit(0), e.select(e.bin(">", a!, e.lit(0)), e.lit(1), b!)),
+      ),
+    doc: "The Heaviside step: 0 where `a < 0`, `b` where `a == 0`, 1 where `a > 0` (NaN stays NaN).",
+    example: "ga.heaviside(ga.asarray([-1, 0, 2]), 0.5) // [0, 0.5, 1]",
+  },
+  floorDivide: {
+    rule: arithmetic("int8"),
+    expr: (e, [a, b]) => e.helper("floordiv", a!, b!),
+    doc: "Floor division, Python's `a // b` (integer division by zero gives 0).",
+    example: 'ga.floorDivide(ga.asarray([-7, 7], "int32"), 2) // [-4, 3]',
+  },
+  mod: {
+    aliases: ["remainder"],
+    rule: arithmetic("int8"),
+    expr: (e, [a, b]) => e.helper("mod", a!, b!),
+    doc: "The remainder of floor division, with the divisor's sign (Python's `a % b`).",
+    example: 'ga.mod(ga.asarray([-7, 7], "int32"), 3) // [2, 1]',
+  },
+  fmod: {
+    rule: arithmetic("int8"),
+    expr: (e, [a, b]) => e.float ? e.call("fmod", a!, b!) : e.helper("fmod", a!, b!),
+    doc:
+      "The remainder of truncated division, with the dividend's sign (C's `fmod`; integer `x % 0` gives 0).",
+    example: 'ga.fmod(ga.asarray([-7, 7], "int32"), 3) // [-1, 1]',
+  },
+  eq: { aliases: ["equal"], ...compare("==", "=="), example: "ga.eq(ga.arange(3), 1)" },
+  ne: { aliases: ["notEqual"], ...compare("!=", "!="), example: "ga.ne(ga.arange(3), 1)" },
+  lt: { aliases: ["less"], ...compare("<", "<"), example: "ga.lt(ga.arange(3), 1)" },
+  le: { aliases: ["lessEqual"], ...compare("<=", "<="), example: "ga.le(ga.arange(3), 1)" },
+  gt: { aliases: ["greater"], ...compare(">", ">"), example: "ga.gt(ga.arange(3), 1)" },
+  ge: { aliases: ["greaterEqual"], ...compare(">=", ">="), example: "ga.ge(ga.arange(3), 1)" },
+  isclose: {
+    rule: floatComparisonRule,
+    params: { rtol: 1e-5, atol: 1e-8, equalNan: false },
+    expr: (e, [a, b, rtol, atol, equalNan]) =>
+      e.bin(
+        "||",
+        e.bin(
+          "||",
+          e.bin("==", a!, b!),
+          e.bin("&&", truthy(e, equalNan!), e.bin("&&", e.isnan(a!), e.isnan(b!))),
+        ),
+        e.bin(
+          "&&",
+          e.bin("&&", e.bin("!=", e.call("fabs", a!), e.inf()), e.bin("!=", e.call("fabs", b!), e.inf())),
+          e.bin("<=", e.call("fabs", e.sub(a!, b!)), e.add(atol!, e.mul(rtol!, e.call("fabs", b!)))),
+        ),
+      ),
+    doc:
+      "Whether `a` and `b` are equal within a tolerance, `|a - b| <= atol + rtol * |b|` (NumPy's `isclose`; infinities equal only themselves, NaNs each other only with `equalNan`).",
+    example: "ga.isclose(ga.asarray([1, 1.1]), 1, { rtol: 0.01 }) // [true, false]",
+  },
+  logicalAnd: {
+    rule: logicalRule,
+    expr: (e, [a, b]) => e.bin("&&", truthy(e, a!), truthy(e, b!)),
+    doc: "Whether both are non-zero, elementwise.",
+    example: "ga.logicalAnd(ga.arange(3), 1)",
+  },
+  logicalOr: {
+    rule: logicalRule,
+    expr: (e, [a, b]) => e.bin("||", truthy(e, a!), truthy(e, b!)),
+    doc: "Whether either is non-zero, elementwise.",
+    example: "ga.logicalOr(ga.arange(3), 0)",
+  },
+  logicalXor: {
+    rule: logicalRule,
+    expr: (e, [a, b]) => e.bin("!=", truthy(e, a!), truthy(e, b!)),
+    doc: "Whether exactly one is non-zero, elementwise.",
+    example: "ga.logicalXor(ga.arange(3), 1)",
+  },
+  bitwiseAnd: {
+    rule: bitwise("bool"),
+    expr: op("&"),
+    doc: "Bitwise and of integer or bool arrays.",
+    example: 'ga.bitwiseAnd(ga.arange(8, undefined, 1, "int32"), 3)',
+  },
+  bitwiseOr: {
+    rule: bitwise("bool"),
+    expr: op("|"),
+    doc: "Bitwise or of integer or bool arrays.",
+    example: 'ga.bitwiseOr(ga.arange(8, undefined, 1, "int32"), 1)',
+  },
+  bitwiseXor: {
+    rule: bitwise("bool"),
+    expr: op("^"),
+    doc: "Bitwise exclusive or of integer or bool arrays.",
+    example: 'ga.bitwiseXor(ga.arange(8, undefined, 1, "int32"), 5)',
+  },
+  leftShift: {
+    aliases: ["bitwiseLeftShift"],
+    rule: bitwise("int8"),
+    expr: (e, [a, b]) => e.helper("shl", a!, b!),
+    doc: "`a << b` for integer arrays (0 once the shift passes the width, as NumPy).",
+    example: 'ga.leftShift(ga.ones(4, "int32"), ga.arange(4, undefined, 1, "int32"))',
+  },
+  rightShift: {
+    aliases: ["bitwiseRightShift"],
+    rule: bitwise("int8"),
+    expr: (e, [a, b]) => e.helper("shr", a!, b!),
+    doc: "`a >> b` for integer arrays, arithmetic for signed types.",
+    example: 'ga.rightShift(ga.full(4, 16, "int32"), 2)',
+  },
+});

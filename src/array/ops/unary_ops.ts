@@ -1,0 +1,306 @@
+/**
+ * The unary elementwise operations, one entry each: NumPy's other names, the dtype rule, the scalar
+ * expression (IR), the doc line and an example. Everything else about them comes from here (see
+ * `elementwise.ts`); to add one, add an entry and run `deno task gen`.
+ *
+ * @module
+ */
+
+import type { Expr, ExprBuilder } from "../../codegen/expr.ts";
+import {
+  arithmetic,
+  bitwise,
+  defineOps,
+  type ElementwiseOp,
+  floatRule,
+  keepsDtype,
+  logicalRule,
+  predicateRule,
+} from "./elementwise.ts";
+import type { UnaryOp } from "../api/elementwise.ts";
+
+/** A float math function of the C library, of the same name in both dialects. */
+const math = (fn: string) => (e: ExprBuilder, [x]: readonly Expr[]) => e.call(fn, x!);
+/** A rounding function: the C function for floats, the value itself for integers. */
+const rounding = (fn: string) => (e: ExprBuilder, [x]: readonly Expr[]) => e.float ? e.call(fn, x!) : x!;
+
+/** The unary elementwise operations. */
+export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
+  neg: {
+    aliases: ["negative"],
+    rule: arithmetic("error"),
+    expr: (e, [x]) => e.un("-", x!),
+    doc: "`-a`, elementwise.",
+    example: "ga.neg(ga.ones(3))",
+  },
+  abs: {
+    aliases: ["absolute"],
+    rule: keepsDtype,
+    expr: (e, [x], out) =>
+      e.float
+        ? e.call("fabs", x!)
+        : out === "bool"
+        ? x!
+        : e.select(e.bin("<", x!, e.lit(0)), e.un("-", x!), x!),
+    doc: "`|a|`, elementwise.",
+    example: "ga.abs(ga.asarray([-2, 1]))",
+  },
+  exp: { rule: floatRule, expr: math("exp"), doc: "`e ** a`, elementwise.", example: "ga.exp(ga.zeros(3))" },
+  exp2: {
+    rule: floatRule,
+    expr: math("exp2"),
+    doc: "`2 ** a`, elementwise.",
+    example: "ga.exp2(ga.arange(4))",
+  },
+  log: {
+    rule: floatRule,
+    expr: math("log"),
+    doc: "The natural logarithm, elementwise.",
+    example: "ga.log(ga.ones(3))",
+  },
+  sqrt: {
+    rule: floatRule,
+    expr: math("sqrt"),
+    doc: "The square root, elementwise.",
+    example: "ga.sqrt(ga.arange(4))",
+  },
+  cbrt: {
+    rule: floatRule,
+    expr: math("cbrt"),
+    doc: "The cube root, elementwise.",
+    example: "ga.cbrt(ga.asarray([-8, 27]))",
+  },
+  sin: {
+    rule: floatRule,
+    expr: math("sin"),
+    doc: "The sine (radians), elementwise.",
+    example: "ga.sin(ga.arange(4))",
+  },
+  cos: {
+    rule: floatRule,
+    expr: math("cos"),
+    doc: "The cosine (radians), elementwise.",
+    example: "ga.cos(ga.arange(4))",
+  },
+  tan: {
+    rule: floatRule,
+    expr: math("tan"),
+    doc: "The tangent (radians), elementwise.",
+    example: "ga.tan(ga.arange(4))",
+  },
+  arcsin: {
+    aliases: ["asin"],
+    rule: floatRule,
+    expr: math("asin"),
+    doc: "The inverse sine, elementwise.",
+    example: "ga.arcsin(ga.asarray([0, 1]))",
+  },
+  arccos: {
+    aliases: ["acos"],
+    rule: floatRule,
+    expr: math("acos"),
+    doc: "The inverse cosine, elementwise.",
+    example: "ga.arccos(ga.asarray([0, 1]))",
+  },
+  arctan: {
+    aliases: ["atan"],
+    rule: floatRule,
+    expr: math("atan"),
+    doc: "The inverse tangent, elementwise.",
+    example: "ga.arctan(ga.asarray([0, 1]))",
+  },
+  sinh: {
+    rule: floatRule,
+    expr: math("sinh"),
+    doc: "The hyperbolic sine, elementwise.",
+    example: "ga.sinh(ga.arange(3))",
+  },
+  cosh: {
+    rule: floatRule,
+    expr: math("cosh"),
+    doc: "The hyperbolic cosine, elementwise.",
+    example: "ga.cosh(ga.arange(3))",
+  },
+  tanh: {
+    rule: floatRule,
+    expr: math("tanh"),
+    doc: "The hyperbolic tangent, elementwise.",
+    example: "ga.tanh(ga.arange(4))",
+  },
+  arcsinh: {
+    aliases: ["asinh"],
+    rule: floatRule,
+    expr: math("asinh"),
+    doc: "The inverse hyperbolic sine, elementwise.",
+    example: "ga.arcsinh(ga.arange(3))",
+  },
+  arccosh: {
+    aliases: ["acosh"],
+    rule: floatRule,
+    expr: math("acosh"),
+    doc: "The inverse hyperbolic cosine, elementwise.",
+    example: "ga.arccosh(ga.asarray([1, 2]))",
+  },
+  arctanh: {
+    aliases: ["atanh"],
+    rule: floatRule,
+    expr: math("atanh"),
+    doc: "The inverse hyperbolic tangent, elementwise.",
+    example: "ga.arctanh(ga.asarray([0, 0.5]))",
+  },
+  log1p: {
+    rule: floatRule,
+    expr: math("log1p"),
+    doc: "`log(1 + a)`, accurate for small `a`.",
+    example: "ga.log1p(ga.asarray([1e-8]))",
+  },
+  expm1: {
+    rule: floatRule,
+    expr: math("expm1"),
+    doc: "`exp(a) - 1`, accurate for small `a`.",
+    example: "ga.expm1(ga.asarray([1e-8]))",
+  },
+  log2: {
+    rule: floatRule,
+    expr: math("log2"),
+    doc: "The base-2 logarithm, elementwise.",
+    example: "ga.log2(ga.asarray([1, 8]))",
+  },
+  log10: {
+    rule: floatRule,
+    expr: math("log10"),
+    doc: "The base-10 logarithm, elementwise.",
+    example: "ga.log10(ga.asarray([1, 100]))",
+  },
+  erf: {
+    rule: floatRule,
+    expr: math("erf"),
+    doc: "The error function, elementwise.",
+    example: "ga.erf(ga.asarray([0, 0.5]))",
+  },
+  erfc: {
+    rule: floatRule,
+    expr: math("erfc"),
+    doc: "The complementary error function `1 - erf(a)`, accurate where `erf(a)` is near 1.",
+    example: "ga.erfc(ga.asarray([0, 3]))",
+  },
+  lgamma: {
+    aliases: ["gammaln"],
+    rule: floatRule,
+    expr: math("lgamma"),
+    doc: "The natural logarithm of the absolute value of the gamma function (SciPy's `gammaln`).",
+    example: "ga.lgamma(ga.asarray([0.5, 10]))",
+  },
+  digamma: {
+    aliases: ["psi"],
+    rule: floatRule,
+    expr: (e, [x]) => e.helper("digamma", x!),
+    doc:
+      "The digamma function, the derivative of `lgamma` (SciPy's `psi`): -infinity at 0 and NaN at the negative integers, as PyTorch's.",
+    example: "ga.digamma(ga.asarray([1, 2.5]))",
+  },
+  sinc: {
+    rule: floatRule,
+    expr: (e, [x]) => {
+      const px = e.mul(e.lit(Math.PI), x!);
+      return e.select(e.bin("==", x!, e.lit(0)), e.lit(1), e.div(e.call("sin", px), px));
+    },
+    doc: "The normalised sinc function `sin(πa) / (πa)` (1 at 0), as NumPy's `sinc`.",
+    example: "ga.sinc(ga.asarray([0, 0.5, 1]))",
+  },
+  deg2rad: {
+    aliases: ["radians"],
+    rule: floatRule,
+    expr: (e, [x]) => e.mul(x!, e.lit(Math.PI / 180)),
+    doc: "Angles in degrees converted to radians.",
+    example: "ga.deg2rad(ga.asarray([90, 180]))",
+  },
+  rad2deg: {
+    aliases: ["degrees"],
+    rule: floatRule,
+    expr: (e, [x]) => e.mul(x!, e.lit(180 / Math.PI)),
+    doc: "Angles in radians converted to degrees.",
+    example: "ga.rad2deg(ga.asarray([Math.PI]))",
+  },
+  floor: {
+    rule: keepsDtype,
+    expr: rounding("floor"),
+    doc: "Rounded down, elementwise (integers unchanged).",
+    example: "ga.floor(ga.asarray([-1.5, 1.5]))",
+  },
+  ceil: {
+    rule: keepsDtype,
+    expr: rounding("ceil"),
+    doc: "Rounded up, elementwise (integers unchanged).",
+    example: "ga.ceil(ga.asarray([-1.5, 1.5]))",
+  },
+  trunc: {
+    rule: keepsDtype,
+    expr: rounding("trunc"),
+    doc: "Rounded toward zero, elementwise (integers unchanged).",
+    example: "ga.trunc(ga.asarray([-1.5, 1.5]))",
+  },
+  round: {
+    aliases: ["rint"],
+    rule: keepsDtype,
+    expr: rounding("rint"),
+    doc: "Rounded to the nearest integer, halves to even (NumPy's `round` and `rint`).",
+    example: "ga.round(ga.asarray([0.5, 1.5, 2.5])) // [0, 2, 2]",
+  },
+  sign: {
+    rule: arithmetic("error"),
+    expr: (e, [x]) =>
+      e.select(
+        e.isnan(x!),
+        x!,
+        e.select(e.bin(">", x!, e.lit(0)), e.lit(1), e.select(e.bin("<", x!, e.lit(0)), e.lit(-1), e.lit(0))),
+      ),
+    doc: "-1, 0 or 1 by the sign of each element (NaN stays NaN).",
+    example: "ga.sign(ga.asarray([-3, 0, 2]))",
+  },
+  isnan: {
+    rule: predicateRule,
+    expr: (e, [x]) => e.isnan(x!),
+    doc: "Whether each element is NaN.",
+    example: "ga.isnan(ga.asarray([NaN, 1]))",
+  },
+  isinf: {
+    rule: predicateRule,
+    expr: (e, [x]) => e.float ? e.isinf(x!) : e.lit(0),
+    doc: "Whether each element is +infinity or -infinity.",
+    example: "ga.isinf(ga.asarray([Infinity, 1]))",
+  },
+  isfinite: {
+    rule: predicateRule,
+    expr: (e, [x]) =>
+      e.float ? e.bin("&&", e.bin("==", x!, x!), e.bin("!=", e.call("fabs", x!), e.inf())) : e.lit(1),
+    doc: "Whether each element is neither infinite nor NaN.",
+    example: "ga.isfinite(ga.asarray([Infinity, 1]))",
+  },
+  square: {
+    rule: arithmetic("int8"),
+    expr: (e, [x]) => e.mul(x!, x!),
+    doc: "`a * a`, elementwise.",
+    example: "ga.square(ga.arange(4))",
+  },
+  reciprocal: {
+    rule: arithmetic("int8"),
+    expr: (e, [x]) =>
+      e.float ? e.div(e.lit(1), x!) : e.select(e.bin("==", x!, e.lit(0)), e.lit(0), e.div(e.lit(1), x!)),
+    doc: "`1 / a`, elementwise (integer division for integer arrays).",
+    example: "ga.reciprocal(ga.asarray([2, 4]))",
+  },
+  logicalNot: {
+    rule: logicalRule,
+    expr: (e, [x]) => e.bin("==", x!, e.lit(0)),
+    doc: "Whether each element is zero.",
+    example: "ga.logicalNot(ga.arange(3))",
+  },
+  invert: {
+    aliases: ["bitwiseNot", "bitwiseInvert"],
+    rule: bitwise("bool"),
+    expr: (e, [x], out) => out === "bool" ? e.bin("==", x!, e.lit(0)) : e.un("~", x!),
+    doc: "Bitwise not of integers (`~a`), logical not of bools.",
+    example: 'ga.invert(ga.asarray([0, 1], "int32")) // [-1, -2]',
+  },
+});
