@@ -9,7 +9,8 @@
  * @module
  */
 
-import { DIALECTS, helperSource, type Target } from "../codegen/target.ts";
+import { helperSource, type Target } from "../codegen/target.ts";
+import { targetOf } from "../codegen/targets.ts";
 import type { Dialect } from "../kernel/ctypes.ts";
 import {
   type BinaryExpr,
@@ -24,7 +25,7 @@ import {
   walk,
 } from "./ir.ts";
 import { Names } from "./names.ts";
-import type { ValueType } from "./types.ts";
+import { ELEMENTS, type ElementType, SCALAR_DTYPES, type ValueType } from "./types.ts";
 
 // C operator precedence, higher binds tighter.
 const ASSIGN = 2,
@@ -77,7 +78,7 @@ function wrap(out: Out, min: number): string {
 
 /** The C source of a kernel, the device functions it calls (callees first) and the helpers they need. */
 export function emit(kernel: FunctionIR, dialect: Dialect): string {
-  return new Emitter(DIALECTS[dialect]).program(kernel);
+  return new Emitter(targetOf(dialect)).program(kernel);
 }
 
 class Emitter {
@@ -108,7 +109,9 @@ class Emitter {
     this.#locals = new Map();
     const d = this.#d;
     const params = f.params.map((p) =>
-      p.kind === "array" ? d.pointer(p.element, this.#name(p)) : `${this.#type(p.type)} ${this.#name(p)}`
+      p.kind === "array"
+        ? d.globalPointer(this.#element(p.element), this.#name(p), false, false)
+        : `${this.#type(p.type)} ${this.#name(p)}`
     );
     const name = this.#functions.get(f)!;
     const head = f.kind === "kernel"
@@ -118,7 +121,9 @@ class Emitter {
     walk(f.body, {
       stmt: (s) => {
         if (s.kind === "shared") {
-          lines.push(`  ${d.shared(s.binding.element, this.#name(s.binding), s.binding.length)}`);
+          lines.push(
+            `  ${d.sharedArray(ELEMENTS[s.binding.element].dtype, this.#name(s.binding), s.binding.length)}`,
+          );
         }
       },
     });
@@ -137,7 +142,11 @@ class Emitter {
 
   #type(type: ValueType): string {
     if (type === "f64") this.#usesF64 = true;
-    return this.#d.type(type);
+    return type === "bool" ? "bool" : this.#d.cType(SCALAR_DTYPES[type]);
+  }
+
+  #element(element: ElementType): string {
+    return this.#d.cType(ELEMENTS[element].dtype);
   }
 
   // ---- statements ----
@@ -173,7 +182,7 @@ class Emitter {
         out.push(`${pad}return${s.value ? ` ${this.#expr(s.value).text}` : ""};`);
         break;
       case "barrier":
-        out.push(`${pad}${this.#d.barrier}`);
+        out.push(`${pad}${this.#d.syncthreads}`);
         break;
       case "block":
         out.push(`${pad}{`);
@@ -195,7 +204,7 @@ class Emitter {
       case "assign":
         return `${this.#name(s.binding)} = ${this.#expr(s.value).text}`;
       case "store": {
-        const element = this.#d.element(s.array.element);
+        const element = this.#element(s.array.element);
         const value = element === this.#type(s.value.type as ValueType)
           ? this.#expr(s.value).text
           : `(${element})${this.#operand(s.value)}`;
@@ -361,8 +370,8 @@ class Emitter {
     const from = value.type;
     const operand = this.#operand(value);
     const float = from === "f32" || from === "f64";
-    const target = to === "u32" ? this.#d.unsigned : this.#type(to);
-    const via = (to === "i32" || to === "u32") && float ? `(${this.#d.long})` : "";
+    const target = to === "u32" ? this.#d.cType("uint32") : this.#type(to);
+    const via = (to === "i32" || to === "u32") && float ? `(${this.#d.indexType})` : "";
     return { text: `(${target})${via}${operand}`, prec: UNARY };
   }
 
@@ -371,7 +380,7 @@ class Emitter {
     if (type === "i32" && WRAPPING.has(operator)) return this.#wrapped(e);
     const left = this.#expr(e.left), right = this.#expr(e.right);
     if (operator === "%" && (type === "f32" || type === "f64")) {
-      const fmod = this.#d.name === "cuda" && type === "f32" ? "fmodf" : "fmod";
+      const fmod = this.#d.mathFn("fmod", SCALAR_DTYPES[type]);
       return { text: `${fmod}(${left.text}, ${right.text})`, prec: POSTFIX };
     }
     if (
@@ -407,7 +416,7 @@ class Emitter {
 
   /** An i32 expression as an unsigned int with the same bits. */
   #unsigned(e: Expr): Out {
-    const u = this.#d.unsigned;
+    const u = this.#d.cType("uint32");
     if (e.op === "binary" && e.type === "i32" && WRAPPING.has(e.operator)) {
       const p = PRECEDENCE[e.operator];
       const left = wrap(this.#unsigned(e.left), p);

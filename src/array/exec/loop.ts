@@ -12,6 +12,7 @@
 import type { DType } from "../../kernel/dtype.ts";
 import type { Dialect } from "../../kernel/ctypes.ts";
 import { castTo, load } from "../../codegen/c.ts";
+import { targetOf } from "../../codegen/targets.ts";
 import { GPUArray, sharesMemory } from "../core/gpuarray.ts";
 import { broadcastStrides, coalesce, showShape, sizeOf } from "../core/layout.ts";
 import { BLOCK, ELEMS, type LoopPath, type LoopPlan, loopSource, TILE, TILE_ROWS } from "./loop_source.ts";
@@ -86,10 +87,10 @@ function choosePath(
   strides: readonly (readonly number[])[],
   offsets: readonly number[],
 ): LoopPath {
-  const cuda = loop.arrays[0]!.backend.dialect === "cuda";
   const written = loop.written;
   if (shape.length === 1) {
-    let flat = true, vector = cuda && loop.pure === true, writes = 0;
+    let flat = true, vector = targetOf(loop.arrays[0]!.backend.dialect).vectorLoads && loop.pure === true;
+    let writes = 0;
     for (let k = 0; k < strides.length; k++) {
       const s = strides[k]![0]!;
       if (s !== 0 && s !== 1) flat = false;

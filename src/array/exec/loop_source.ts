@@ -8,8 +8,8 @@
  */
 
 import type { Dialect } from "../../kernel/ctypes.ts";
-import { type DType, DTYPES } from "../../kernel/dtype.ts";
-import { barrier, cType, kernelHead, pointerParam, preamble, threadIds } from "../../codegen/c.ts";
+import type { DType } from "../../kernel/dtype.ts";
+import { targetOf } from "../../codegen/targets.ts";
 
 /** Threads per block of every loop. */
 export const BLOCK = 256;
@@ -69,30 +69,24 @@ function vecName(dtype: DType): string {
   return `cudeno_v${ELEMS}_${dtype}`;
 }
 
-function vecStruct(dtype: DType, dialect: Dialect): string {
-  const align = Math.min(16, DTYPES[dtype].size * ELEMS);
-  return `struct __align__(${align}) ${vecName(dtype)} { ${cType(dtype, dialect)} v[${ELEMS}]; };`;
-}
-
 /** The parameter list: each array (pointer, element offset, strides), the pointers (with offsets), the scalars, the extents, the count. */
 function params(plan: LoopPlan, dialect: Dialect): string {
-  const wide = dialect === "cuda" ? "long long" : "long";
+  const t = targetOf(dialect);
+  const wide = t.indexType;
   const idx = plan.narrow ? "int" : wide;
   const list: string[] = [];
   plan.arrays.forEach((a, k) => {
-    list.push(pointerParam(a.dtype, `p${k}`, dialect, !a.written), `${wide} o${k}`);
+    list.push(t.pointerParam(a.dtype, `p${k}`, !a.written), `${wide} o${k}`);
     if (plan.path !== "flat" && plan.path !== "vector") {
       for (let d = 0; d < plan.ndim; d++) list.push(`${idx} t${k}_${d}`);
     }
   });
-  plan.pointers.forEach((p, k) =>
-    list.push(pointerParam(p.dtype, `q${k}`, dialect, !p.written), `${wide} oq${k}`)
-  );
-  plan.scalars.forEach((s, j) => list.push(`${cType(s, dialect)} s${j}`));
+  plan.pointers.forEach((p, k) => list.push(t.pointerParam(p.dtype, `q${k}`, !p.written), `${wide} oq${k}`));
+  plan.scalars.forEach((s, j) => list.push(`${t.cType(s)} s${j}`));
   if (plan.path !== "flat" && plan.path !== "vector") {
     for (let d = 0; d < plan.ndim; d++) list.push(`${idx} e${d}`);
     if (plan.path !== "tile" && plan.narrow) {
-      const u = cType("uint32", dialect);
+      const u = t.cType("uint32");
       for (let d = 1; d < plan.ndim; d++) list.push(`${u} m${d}`, `${u} h${d}`);
     }
   }
@@ -106,25 +100,25 @@ function head(plan: LoopPlan, dialect: Dialect): string {
     ...plan.arrays.map((_, k) => `p${k} += o${k};`),
     ...plan.pointers.map((_, k) => `q${k} += oq${k};`),
   ].join(" ");
-  return `${preamble(dtypes, dialect)}
+  const t = targetOf(dialect);
+  return `${t.preamble(dtypes)}
 ${plan.helpers}
-${kernelHead(dialect)} ${plan.name}(${params(plan, dialect)}) {
+${t.kernelHead} ${plan.name}(${params(plan, dialect)}) {
   ${rebase}`;
 }
 
 /** The pointer operands' names in the kernel. */
 const pointerNames = (plan: LoopPlan) => plan.pointers.map((_, k) => `q${k}`);
 
-const unroll = (dialect: Dialect) => (dialect === "cuda" ? "#pragma unroll\n" : "");
-
 function flatSource(plan: LoopPlan, dialect: Dialect): string {
-  const { local, group } = threadIds(dialect);
-  const ix = plan.narrow ? "int" : dialect === "cuda" ? "long long" : "long";
+  const t = targetOf(dialect);
+  const { local, group } = t.threadIds;
+  const ix = plan.narrow ? "int" : t.indexType;
   const scalars = plan.scalars.map((_, j) => `s${j}`);
   const ref = plan.arrays.map((_, k) => (plan.uniform[k] ? `p${k}[0]` : `p${k}[i]`));
   return `${head(plan, dialect)}
   const ${ix} base = (${ix})${group} * ${BLOCK * ELEMS} + ${local};
-${unroll(dialect)}  for (int u = 0; u < ${ELEMS}; u++) {
+${t.unroll()}  for (int u = 0; u < ${ELEMS}; u++) {
     const ${ix} i = base + u * ${BLOCK};
     if (i < n) { ${plan.statement(ref, scalars, "i", pointerNames(plan))} }
   }
@@ -143,7 +137,7 @@ function vectorSource(plan: LoopPlan, dialect: Dialect): string {
     k,
   ) => (plan.uniform[k] ? `p${k}[0]` : a.written ? `r.v[j]` : `v${k}.v[j]`));
   const scalarRef = plan.arrays.map((_, k) => (plan.uniform[k] ? `p${k}[0]` : `p${k}[e]`));
-  const structs = [...new Set(stepped.map((a) => a.dtype))].map((d) => vecStruct(d, dialect)).join("\n");
+  const structs = targetOf(dialect).vectorTypes(stepped.map((a) => a.dtype));
   return `${structs}
 ${head(plan, dialect)}
   const long long span = ${ELEMS * 2}LL * blockDim.x;
@@ -185,11 +179,12 @@ function vectorGroup(plan: LoopPlan, scalars: readonly string[]): string {
 }
 
 function stridedSource(plan: LoopPlan, dialect: Dialect): string {
-  const { local, group } = threadIds(dialect);
-  const u = cType("uint32", dialect);
-  const wide = dialect === "cuda" ? "long long" : "long";
+  const t = targetOf(dialect);
+  const { local, group } = t.threadIds;
+  const u = t.cType("uint32");
+  const wide = t.indexType;
   const [ix, sx] = plan.narrow ? [u, "int"] : [wide, wide];
-  const mulhi = dialect === "cuda" ? "__umulhi" : "mul_hi";
+  const mulhi = t.mulhi;
   const k = plan.arrays.map((_, i) => i);
   const scalars = plan.scalars.map((_, j) => `s${j}`);
   const last = plan.ndim - 1;
@@ -207,13 +202,11 @@ function stridedSource(plan: LoopPlan, dialect: Dialect): string {
     ? vectorGroup(plan, scalars)
     : plan.statement(k.map((i) => `p${i}[a${i}]`), scalars, "i", pointerNames(plan));
   const structs = plan.path === "vstrided"
-    ? [...new Set(plan.arrays.filter((_, i) => !plan.uniform[i]).map((a) => a.dtype))].map((d) =>
-      vecStruct(d, dialect)
-    ).join("\n") + "\n"
+    ? t.vectorTypes(plan.arrays.filter((_, i) => !plan.uniform[i]).map((a) => a.dtype)) + "\n"
     : "";
   return `${structs}${head(plan, dialect)}
   const ${ix} base = (${ix})${group} * ${BLOCK * ELEMS} + ${local};
-${unroll(dialect)}  for (int u = 0; u < ${ELEMS}; u++) {
+${t.unroll()}  for (int u = 0; u < ${ELEMS}; u++) {
     const ${ix} i = base + (${ix})u * ${BLOCK};
     if (i < (${ix})n) {
       ${ix} r = i, q; ${sx} c; ${sx} ${k.map((i) => `a${i} = 0`).join(", ")};
@@ -226,13 +219,12 @@ ${unroll(dialect)}  for (int u = 0; u < ${ELEMS}; u++) {
 
 /** A 2-D copy-like loop: operand 0 read along axis 0 into a tile, operand 1 written along axis 1. */
 function tileSource(plan: LoopPlan, dialect: Dialect): string {
-  const cu = dialect === "cuda";
-  const [tx, ty, bx, by] = cu
-    ? ["threadIdx.x", "threadIdx.y", "blockIdx.x", "blockIdx.y"]
-    : ["get_local_id(0)", "get_local_id(1)", "get_group_id(0)", "get_group_id(1)"];
-  const t = cType(plan.arrays[0]!.dtype, dialect);
-  const ix = plan.narrow ? "int" : cu ? "long long" : "long";
-  const shared = cu ? "__shared__" : "__local";
+  const target = targetOf(dialect);
+  const [tx, ty] = [0, 1].map((axis) => target.builtin("threadIdx", axis as 0 | 1).text);
+  const [bx, by] = [0, 1].map((axis) => target.builtin("blockIdx", axis as 0 | 1).text);
+  const t = target.cType(plan.arrays[0]!.dtype);
+  const ix = plan.narrow ? "int" : target.indexType;
+  const shared = target.sharedQualifier;
   const scalars = plan.scalars.map((_, j) => `s${j}`);
   return `${head(plan, dialect)}
   ${shared} ${t} tile[${TILE}][${TILE + 1}];
@@ -240,7 +232,7 @@ function tileSource(plan: LoopPlan, dialect: Dialect): string {
   for (int k = 0; k < ${TILE}; k += ${TILE_ROWS}) {
     if (i0 < e0 && j0 + k < e1) tile[${ty} + k][${tx}] = p0[i0 * t0_0 + (j0 + k) * t0_1];
   }
-  ${barrier(dialect)}
+  ${target.barrier}
   const ${ix} j1 = (${ix})${by} * ${TILE} + ${tx}, i1 = (${ix})${bx} * ${TILE} + ${ty};
   for (int k = 0; k < ${TILE}; k += ${TILE_ROWS}) {
     if (j1 < e1 && i1 + k < e0) { ${

@@ -16,19 +16,8 @@ import type { Backend } from "../../device/backend.ts";
 import type { Gemm } from "../../device/gemm.ts";
 import type { Dialect } from "../../kernel/ctypes.ts";
 import { type DType, DTYPES } from "../../kernel/dtype.ts";
-import {
-  barrier,
-  castTo,
-  computeType,
-  cType,
-  indexType,
-  kernelHead,
-  literal,
-  load,
-  pointerParam,
-  preamble,
-  sharedArray,
-} from "../../codegen/c.ts";
+import { computeType } from "../../codegen/c.ts";
+import { targetOf } from "../../codegen/targets.ts";
 
 const TILE = 16;
 /** The most blocks launched along y and z (CUDA's limit); the kernel loops over the rest. */
@@ -42,25 +31,17 @@ function accumulator(dtype: DType): DType {
 }
 
 function ids(dialect: Dialect) {
-  return dialect === "cuda"
-    ? {
-      tx: "threadIdx.x",
-      ty: "threadIdx.y",
-      gx: "blockIdx.x",
-      gy: "blockIdx.y",
-      gz: "blockIdx.z",
-      ny: "gridDim.y",
-      nz: "gridDim.z",
-    }
-    : {
-      tx: "get_local_id(0)",
-      ty: "get_local_id(1)",
-      gx: "get_group_id(0)",
-      gy: "get_group_id(1)",
-      gz: "get_group_id(2)",
-      ny: "get_num_groups(1)",
-      nz: "get_num_groups(2)",
-    };
+  const t = targetOf(dialect);
+  const id = (name: "threadIdx" | "blockIdx" | "gridDim", axis: 0 | 1 | 2) => t.builtin(name, axis).text;
+  return {
+    tx: id("threadIdx", 0),
+    ty: id("threadIdx", 1),
+    gx: id("blockIdx", 0),
+    gy: id("blockIdx", 1),
+    gz: id("blockIdx", 2),
+    ny: id("gridDim", 1),
+    nz: id("gridDim", 2),
+  };
 }
 
 /**
@@ -74,30 +55,27 @@ export function gemmSource(
   unitA: boolean,
   unitB: boolean,
 ): { name: string; source: string } {
-  const d = dialect;
+  const t = targetOf(dialect);
   const acc = accumulator(dtype);
-  const at = cType(acc, d), it = indexType(d);
+  const at = t.cType(acc), it = t.indexType;
   const name = `cudeno_gemm_${dtype}`;
-  const zero = literal(0, acc, d);
+  const zero = t.literal(0, acc);
   const operand = (p: string, written: boolean) =>
-    `${pointerParam(dtype, p, d, !written)}, ${it} o${p}, ${it} b${p}, ${it} r${p}, ${it} c${p}`;
+    `${t.pointerParam(dtype, p, !written)}, ${it} o${p}, ${it} b${p}, ${it} r${p}, ${it} c${p}`;
   const params = [
     operand("A", false),
     operand("B", false),
     operand("C", true),
     "int M, int N, int K, int batch",
   ];
-  const id = ids(d);
+  const id = ids(dialect);
   const column = (p: string, c: string, unit: boolean) => (unit ? `${c}` : `(${it})(${c}) * c${p}`);
-  const a = `(${at})${load(`A[rowA + ${column("A", "ak", unitA)}]`, dtype, d)}`;
-  const b = `(${at})${load(`B[baseB + (${it})bk * rB + ${column("B", "col", unitB)}]`, dtype, d)}`;
-  const head = d === "cuda"
-    ? `${kernelHead(d)} __launch_bounds__(${TILE * TILE})`
-    : `__kernel __attribute__((reqd_work_group_size(${TILE}, ${TILE}, 1))) void`;
-  const source = `${preamble([dtype, acc], d)}
-${head} ${name}(${params.join(", ")}) {
-  ${sharedArray(acc, "As", TILE * TILE, d)}
-  ${sharedArray(acc, "Bs", TILE * TILE, d)}
+  const a = `(${at})${t.load(`A[rowA + ${column("A", "ak", unitA)}]`, dtype)}`;
+  const b = `(${at})${t.load(`B[baseB + (${it})bk * rB + ${column("B", "col", unitB)}]`, dtype)}`;
+  const source = `${t.preamble([dtype, acc])}
+${t.kernelHeadSized(TILE, TILE)} ${name}(${params.join(", ")}) {
+  ${t.sharedArray(acc, "As", TILE * TILE)}
+  ${t.sharedArray(acc, "Bs", TILE * TILE)}
   const int tx = ${id.tx}, ty = ${id.ty};
   const int col = ${id.gx} * ${TILE} + tx;
   for (${it} z = ${id.gz}; z < batch; z += ${id.nz}) {
@@ -110,11 +88,11 @@ ${head} ${name}(${params.join(", ")}) {
         const int ak = t + tx, bk = t + ty;
         As[ty * ${TILE} + tx] = (row < M && ak < K) ? ${a} : ${zero};
         Bs[ty * ${TILE} + tx] = (bk < K && col < N) ? ${b} : ${zero};
-        ${barrier(d)}
+        ${t.barrier}
         for (int k = 0; k < ${TILE}; k++) sum += As[ty * ${TILE} + k] * Bs[k * ${TILE} + tx];
-        ${barrier(d)}
+        ${t.barrier}
       }
-      if (row < M && col < N) C[oC + z * bC + (${it})row * rC + (${it})col * cC] = ${castTo("sum", dtype, d)};
+      if (row < M && col < N) C[oC + z * bC + (${it})row * rC + (${it})col * cC] = ${t.castTo("sum", dtype)};
     }
   }
 }`;

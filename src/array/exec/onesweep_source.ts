@@ -9,7 +9,6 @@
  * @module
  */
 
-import { kernelHead } from "../../codegen/c.ts";
 import { type Names, scanScratch, SORT_BLOCK, type SortVariant } from "./sort_keys_source.ts";
 
 /** The most digit passes of a variant's sort (the histogram's size): one per byte of the key, then of the row number. */
@@ -41,7 +40,7 @@ function histogramSource(v: SortVariant, n: Names): string {
   const { key, pay, off, long, u32 } = n;
   const order = `int kind, ${key} inf, ${key} desc`;
   const H = 8; // elements a thread loads before counting them: loads in flight
-  return `${kernelHead("cuda")} cudeno_sort_histogram(${n.src(n.bits, "x")}, ${long} xOff, ${
+  return `${n.target.kernelHead} cudeno_sort_histogram(${n.src(n.bits, "x")}, ${long} xOff, ${
     n.dst(off, "totals")
   }, unsigned long long *state, ${long} words, ${long} n, ${pay} rowLen, int keyPasses, int passes, ${order}) {
   __shared__ ${u32} hist[${maxPasses(v) * SORT_BLOCK}];
@@ -77,7 +76,7 @@ function histogramSource(v: SortVariant, n: Names): string {
   }
 }
 
-${kernelHead("cuda")} cudeno_sort_offsets(${n.dst(off, "totals")}, int passes) {
+${n.target.kernelHead} cudeno_sort_offsets(${n.dst(off, "totals")}, int passes) {
   ${n.shared(off, "scanO", scanScratch(n))}
   const int t = threadIdx.x;
   for (int p = 0; p < passes; p++) {
@@ -112,7 +111,7 @@ function passSource(n: Names, rows: boolean): string {
   const loadCarried = rows ? "keysIn[g]" : `(stage & 1) ? (${pay})g : paysIn[g]`;
   const [k, q] = rows ? ["c", "w"] : ["w", "c"];
   const warps = SORT_BLOCK / 32;
-  return `${kernelHead("cuda")} __launch_bounds__(${SORT_BLOCK}, 4) cudeno_sort_onesweep${
+  return `${n.target.kernelHead} ${n.target.launchBounds(SORT_BLOCK, 4)} cudeno_sort_onesweep${
     rows ? "_rows" : ""
   }(${n.src(n.bits, "x")}, ${long} xOff, ${n.src(key, "keysIn")}, ${n.src(pay, "paysIn")}, ${
     n.dst(key, "keysOut")

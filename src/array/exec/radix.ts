@@ -17,6 +17,7 @@ import { SORT_BLOCK, sortTile, type SortVariant } from "./sort_keys_source.ts";
 import { sortSource } from "./sort_source.ts";
 import { onesweepTile } from "./onesweep_source.ts";
 import { keptScratch, type Scratch } from "../../device/stream.ts";
+import { targetOf } from "../../codegen/targets.ts";
 
 /** Limits of the sort's launches (tests lower them to reach large arrays' paths with small ones). */
 export const sortLimits = {
@@ -202,7 +203,7 @@ export function sortRows(x: GPUArray, rowLen: number, out: SortOutputs, options:
     p === passes - 1 ? x.buffer : pays[p % 2]!,
   ];
   const keyArgs = [order.kind, order.inf, order.desc];
-  if (backend.dialect === "cuda") {
+  if (targetOf(backend.dialect).decoupledLookback) {
     const tiles = Math.ceil(n / onesweepTile(v)), words = 1 + tiles * SORT_BLOCK;
     const offsets = scratch.buffer("totals", passes * SORT_BLOCK * payBytes, true);
     const states = [0, 1].map((i) => scratch.buffer(`state${i}`, 8 * words));

@@ -19,13 +19,13 @@ import { GPUArray, sharesMemory } from "../core/gpuarray.ts";
 import { broadcastStrides, coalesce, extent, showShape, sizeOf } from "../core/layout.ts";
 import { coalesceInOrder, copyInto } from "./loop.ts";
 import { outputFor } from "../ops/ufunc.ts";
+import { targetOf } from "../../codegen/targets.ts";
 import {
   accBytes,
   accDTypes,
   BLOCK,
   COLUMNS,
   finalSource,
-  hasVectors,
   type ReductionCode,
   type ReductionPlan,
   reductionSource,
@@ -129,8 +129,9 @@ export function reduceInto(
   const vector = row && nr === 1 && reduced.strides.some((s) => s[0] === 1) &&
     red.arrays.every((a, k) => {
       const step = reduced.strides[k]![0];
-      return step === 0 || (step === 1 && hasVectors(a.dtype, backend.dialect) && a.offset % VEC === 0 &&
-        kept.strides[k]!.every((s, dim) => s % VEC === 0 || kept.shape[dim] === 1));
+      return step === 0 ||
+        (step === 1 && targetOf(backend.dialect).hasVector(a.dtype) && a.offset % VEC === 0 &&
+          kept.strides[k]!.every((s, dim) => s % VEC === 0 || kept.shape[dim] === 1));
     });
   const reach = [...strides.map((s) => extent(shape, s)), extent(pick(shape, keptAxes), target.strides)];
   const narrow = nOut * nRed < NARROW && split * nOut < NARROW &&

@@ -12,15 +12,16 @@
  */
 
 import type { Dialect } from "../../kernel/ctypes.ts";
-import { type DType, DTYPES } from "../../kernel/dtype.ts";
-import { barrier, castTo, cType, kernelHead, pointerParam, preamble } from "../../codegen/c.ts";
+import type { DType } from "../../kernel/dtype.ts";
+import { VECTOR_WIDTH } from "../../codegen/target.ts";
+import { targetOf } from "../../codegen/targets.ts";
 
 /** Threads per block of every reduction kernel. */
 export const BLOCK = 256;
 /** Outputs per block of the column path (a warp's width); `BLOCK / COLUMNS` rows of threads walk the reduced elements. */
 export const COLUMNS = 32;
 /** Elements per vector load. */
-export const VEC = 4;
+export const VEC = VECTOR_WIDTH;
 
 /** One field of a struct accumulator. */
 export interface AccField {
@@ -98,21 +99,20 @@ export interface ReductionPlan {
   readonly arrays: readonly { readonly dtype: DType; readonly uniform: boolean }[];
 }
 
-const wideType = (d: Dialect) => (d === "cuda" ? "long long" : "long");
+const wideType = (d: Dialect) => targetOf(d).indexType;
 const ixType = (narrow: boolean, d: Dialect) => (narrow ? "int" : wideType(d));
-const fnDecl = (d: Dialect) => (d === "cuda" ? "__device__ __forceinline__" : "inline");
-const shared = (d: Dialect) => (d === "cuda" ? "__shared__" : "__local");
-const ids = (d: Dialect) =>
-  d === "cuda"
-    ? { tid: "threadIdx.x", bx: "blockIdx.x", by: "blockIdx.y", ny: "gridDim.y" }
-    : { tid: "get_local_id(0)", bx: "get_group_id(0)", by: "get_group_id(1)", ny: "get_num_groups(1)" };
+const ids = (d: Dialect) => {
+  const t = targetOf(d);
+  const id = (name: "threadIdx" | "blockIdx" | "gridDim", axis: 0 | 1) => t.builtin(name, axis).text;
+  return { tid: id("threadIdx", 0), bx: id("blockIdx", 0), by: id("blockIdx", 1), ny: id("gridDim", 1) };
+};
 
-/** A value of `dtype` moved `off` lanes down the warp (CUDA). */
-function shuffle(expr: string, dtype: DType, off: string): string {
+/** A value of `dtype` moved `off` lanes down the warp (targets with warp shuffles). */
+function shuffle(expr: string, dtype: DType, off: string, d: Dialect): string {
   const direct = ["float32", "float64", "int32", "uint32", "int64", "uint64"].includes(dtype);
   return direct
     ? `__shfl_down_sync(0xffffffffu, ${expr}, ${off})`
-    : `(${cType(dtype, "cuda")})__shfl_down_sync(0xffffffffu, (int)(${expr}), ${off})`;
+    : `(${targetOf(d).cType(dtype)})__shfl_down_sync(0xffffffffu, (int)(${expr}), ${off})`;
 }
 
 /** What the accumulator code is made of: a {@link ReductionCode}'s accumulator, combine and helpers. */
@@ -120,21 +120,22 @@ export type AccumulatorPieces = Pick<ReductionCode, "acc" | "combine" | "helpers
 
 /**
  * The accumulator type `acc_t`, the helpers, `cudeno_identity()`, `cudeno_combine()` and (CUDA)
- * `cudeno_shfl()`. With a `suffix`, every name ends in it (`cudeno_acc0`, `cudeno_combine0`, ...), so
+ * `cudeno_shfl()` (where warps shuffle). With a `suffix`, every name ends in it (`cudeno_acc0`, `cudeno_combine0`, ...), so
  * that several accumulators live in one source; `acc_t` then names the suffixed type only inside
  * this code (the pieces may use it).
  */
 export function accumulatorCode(code: AccumulatorPieces, d: Dialect, suffix = ""): string {
   const { acc } = code;
-  const fn = fnDecl(d);
+  const t = targetOf(d);
+  const fn = t.inline;
   const type = suffix === "" ? "acc_t" : `cudeno_acc${suffix}`;
   const lines: string[] = [];
   if ("fields" in acc) {
     lines.push(
-      `typedef struct { ${acc.fields.map((f) => `${cType(f.dtype, d)} ${f.name};`).join(" ")} } ${type};`,
+      `typedef struct { ${acc.fields.map((f) => `${t.cType(f.dtype)} ${f.name};`).join(" ")} } ${type};`,
     );
   } else {
-    lines.push(`typedef ${cType(acc.dtype, d)} ${type};`);
+    lines.push(`typedef ${t.cType(acc.dtype)} ${type};`);
   }
   if (suffix !== "") lines.push(`#define acc_t ${type}`);
   lines.push(code.helpers);
@@ -148,12 +149,12 @@ export function accumulatorCode(code: AccumulatorPieces, d: Dialect, suffix = ""
     lines.push(`${fn} acc_t cudeno_identity${suffix}(void) { return ${acc.identity}; }`);
   }
   lines.push(`${fn} acc_t cudeno_combine${suffix}(acc_t a, acc_t b) { ${code.combine} }`);
-  if (d === "cuda") {
+  if (t.warpShuffle) {
     const body = "fields" in acc
       ? `acc_t b; ${
-        acc.fields.map((f) => `b.${f.name} = ${shuffle(`a.${f.name}`, f.dtype, "off")};`).join(" ")
+        acc.fields.map((f) => `b.${f.name} = ${shuffle(`a.${f.name}`, f.dtype, "off", d)};`).join(" ")
       } return b;`
-      : `return ${shuffle("a", acc.dtype, "off")};`;
+      : `return ${shuffle("a", acc.dtype, "off", d)};`;
     lines.push(`${fn} acc_t cudeno_shfl${suffix}(acc_t a, int off) { ${body} }`);
   }
   if (suffix !== "") lines.push("#undef acc_t");
@@ -162,32 +163,34 @@ export function accumulatorCode(code: AccumulatorPieces, d: Dialect, suffix = ""
 
 /** The start of a source: dtype headers and the accumulator's code. */
 function sourceHead(code: ReductionCode, dtypes: readonly DType[], d: Dialect): string {
-  return `${preamble([...dtypes, code.out, ...code.scalars, ...accDTypes(code.acc)], d)}
+  return `${targetOf(d).preamble([...dtypes, code.out, ...code.scalars, ...accDTypes(code.acc)])}
 ${accumulatorCode(code, d)}`;
 }
 
 /**
  * Combines the accumulators `acc` of `lanes` neighbouring threads (thread `tid`, lane `l`); the
  * first lane of each group ends with the total. Every thread of the block must run it.
- * Needs `sh`, a block-sized local array of `acc_t`, on OpenCL and for block-wide groups on CUDA.
+ * Needs `sh`, a block-sized local array of `acc_t`, without warp shuffles and for block-wide groups
+ * with them.
  */
 function laneCombine(lanes: number, d: Dialect): string {
+  const t = targetOf(d);
   const warp = "for (int off = 16; off > 0; off >>= 1) acc = cudeno_combine(acc, cudeno_shfl(acc, off));";
-  if (d === "cuda" && lanes === 32) return warp;
-  if (d === "cuda" && lanes === BLOCK) {
+  if (t.warpShuffle && lanes === 32) return warp;
+  if (t.warpShuffle && lanes === BLOCK) {
     return `${warp}
   if ((tid & 31) == 0) sh[tid >> 5] = acc;
-  __syncthreads();
+  ${t.barrier}
   if (tid < 32) {
     acc = tid < ${BLOCK / 32} ? sh[tid] : cudeno_identity();
     ${warp}
   }`;
   }
   return `sh[tid] = acc;
-  ${barrier(d)}
+  ${t.barrier}
   for (int s = ${lanes / 2}; s > 0; s >>= 1) {
     if (l < s) sh[tid] = cudeno_combine(sh[tid], sh[tid + s]);
-    ${barrier(d)}
+    ${t.barrier}
   }
   acc = sh[tid];`;
 }
@@ -209,74 +212,30 @@ export function keptOffsets(names: readonly string[], kept: number, ix: string, 
 /** The store of the result for output `o`, or of the accumulator as a partial when the grid splits the reduction. */
 function finish(code: ReductionCode, kept: number, ix: string, d: Dialect, split: string): string {
   const scalars = code.scalars.map((_, j) => `s${j}`);
-  const value = castTo(code.epilogue("acc", scalars, "nRed"), code.out, d);
+  const value = targetOf(d).castTo(code.epilogue("acc", scalars, "nRed"), code.out);
   const write = `${keptOffsets(["out"], kept, ix, "o")} pout[bout] = ${value};`;
   return split === "" ? write : `if (${split}) { ${write} } else part[(${ix})${ids(d).by} * nOut + o] = acc;`;
 }
 
-function partialPointer(d: Dialect): string {
-  return d === "cuda" ? "unsigned char *__restrict__ partial" : "__global uchar *partial";
-}
-
 function castPartial(d: Dialect): string {
-  return d === "cuda"
-    ? "acc_t *part = (acc_t *)partial;"
-    : "__global acc_t *part = (__global acc_t *)partial;";
+  const g = targetOf(d).globalSpace;
+  return `${g}acc_t *part = (${g}acc_t *)partial;`;
 }
 
 /** The parameters common to both stages after the operands: output, partials, scalars, extents. */
 function tailParams(code: ReductionCode, kept: number, ix: string, d: Dialect): string[] {
-  const list = [pointerParam(code.out, "pout", d), `${wideType(d)} oout`];
+  const t = targetOf(d);
+  const list = [t.pointerParam(code.out, "pout"), `${wideType(d)} oout`];
   for (let dim = 0; dim < kept; dim++) list.push(`${ix} kout_${dim}`);
-  list.push(partialPointer(d));
-  code.scalars.forEach((s, j) => list.push(`${cType(s, d)} s${j}`));
+  list.push(t.pointerParam("uint8", "partial"));
+  code.scalars.forEach((s, j) => list.push(`${t.cType(s)} s${j}`));
   for (let dim = 1; dim < kept; dim++) list.push(`${ix} ke${dim}`);
   return list;
 }
 
-/** Whether `dtype` has {@link VEC}-element vector loads and stores in `d` (OpenCL has no half or bfloat16 vectors here). */
-export function hasVectors(dtype: DType, d: Dialect): boolean {
-  return d === "cuda" || (dtype !== "float16" && dtype !== "bfloat16");
-}
-
-function vecName(dtype: DType, d: Dialect): string {
-  return d === "cuda" ? `cudeno_v${VEC}_${dtype}` : `${cType(dtype, d)}${VEC}`;
-}
-
-/** The declarations vector access to these dtypes needs (CUDA's aligned structs; OpenCL has its vector types). */
-export function vectorTypes(dtypes: readonly DType[], d: Dialect): string {
-  if (d === "opencl") return "";
-  return [...new Set(dtypes)].map((dtype) => {
-    const align = Math.min(16, DTYPES[dtype].size * VEC);
-    return `struct __align__(${align}) ${vecName(dtype, d)} { ${cType(dtype, d)} v[${VEC}]; };`;
-  }).join("\n");
-}
-
-/** Declares `name`, the {@link VEC} elements of `dtype` from `at` (a pointer aligned to the vector on CUDA). */
-export function vectorLoad(dtype: DType, name: string, at: string, d: Dialect): string {
-  const t = vecName(dtype, d);
-  return d === "cuda"
-    ? `const ${t} ${name} = *reinterpret_cast<const ${t} *>(${at});`
-    : `const ${t} ${name} = vload${VEC}(0, ${at});`;
-}
-
-/** Element `j` of a loaded vector. */
-export function vectorPart(name: string, j: number, d: Dialect): string {
-  return d === "cuda" ? `${name}.v[${j}]` : `${name}.s${j}`;
-}
-
-/** Stores the {@link VEC} values `parts` (already of `dtype`) at `at`. */
-export function vectorStore(dtype: DType, parts: readonly string[], at: string, d: Dialect): string {
-  const t = vecName(dtype, d);
-  return d === "cuda"
-    ? `{ ${t} w; ${
-      parts.map((p, j) => `w.v[${j}] = ${p};`).join(" ")
-    } *reinterpret_cast<${t} *>(${at}) = w; }`
-    : `vstore${VEC}((${t})(${parts.join(", ")}), 0, ${at});`;
-}
-
 /** The stage-1 kernel (`cudeno_reduce` unless the code names it) for `plan`. */
 export function reductionSource(code: ReductionCode, plan: ReductionPlan, d: Dialect): string {
+  const t = targetOf(d);
   const ix = ixType(plan.narrow, d);
   const { tid, bx, by, ny } = ids(d);
   const k = plan.arrays.map((_, i) => i);
@@ -284,7 +243,7 @@ export function reductionSource(code: ReductionCode, plan: ReductionPlan, d: Dia
   const pointers = k.map((i) => `p${i}`);
   const params: string[] = [];
   plan.arrays.forEach((a, i) => {
-    params.push(pointerParam(a.dtype, `p${i}`, d, true), `${wideType(d)} o${i}`);
+    params.push(t.pointerParam(a.dtype, `p${i}`, true), `${wideType(d)} o${i}`);
     for (let dim = 0; dim < plan.kept; dim++) params.push(`${ix} k${i}_${dim}`);
     for (let dim = 0; dim < plan.reduced; dim++) params.push(`${ix} r${i}_${dim}`);
   });
@@ -351,20 +310,18 @@ export function reductionSource(code: ReductionCode, plan: ReductionPlan, d: Dia
     ${walk("ty", rows, 8)}
   }
   sh[tid] = acc;
-  ${barrier(d)}
+  ${t.barrier}
   for (int s = ${rows / 2}; s > 0; s >>= 1) {
     if (ty < s) sh[tid] = cudeno_combine(sh[tid], sh[tid + s * ${COLUMNS}]);
-    ${barrier(d)}
+    ${t.barrier}
   }
   if (ty == 0 && o < nOut) { acc = sh[tid]; ${finish(code, plan.kept, ix, d, `${ny} == 1`)} }`;
   }
-  const structs = plan.vector
-    ? vectorTypes(plan.arrays.filter((a) => !a.uniform).map((a) => a.dtype), d)
-    : "";
+  const structs = plan.vector ? t.vectorTypes(plan.arrays.filter((a) => !a.uniform).map((a) => a.dtype)) : "";
   return `${sourceHead(code, plan.arrays.map((a) => a.dtype), d)}
 ${structs}
-${kernelHead(d)} ${code.name ?? "cudeno_reduce"}(${params.join(", ")}) {
-  ${shared(d)} acc_t sh[${BLOCK}];
+${t.kernelHead} ${code.name ?? "cudeno_reduce"}(${params.join(", ")}) {
+  ${t.sharedQualifier} acc_t sh[${BLOCK}];
   ${body}
 }
 `;
@@ -385,15 +342,16 @@ function vectorWalk(
   ix: string,
   d: Dialect,
 ): string {
+  const t = targetOf(d);
   const lanes = plan.lanes;
   const scalars = code.scalars.map((_, j) => `s${j}`);
   const pointers = plan.arrays.map((_, i) => `p${i}`);
   const stepped = plan.arrays.map((a, i) => ({ ...a, i })).filter((a) => !a.uniform);
   const loads = (u: number, e: string) =>
-    stepped.map((a) => vectorLoad(a.dtype, `w${a.i}_${u}`, `p${a.i} + b${a.i} + ${e}`, d)).join(" ");
+    stepped.map((a) => t.vectorLoad(a.dtype, `w${a.i}_${u}`, `p${a.i} + b${a.i} + ${e}`)).join(" ");
   const fold = (u: number, e: string, into: string) => {
     const refs = (j: number) =>
-      plan.arrays.map((a, i) => (a.uniform ? `p${i}[b${i}]` : vectorPart(`w${i}_${u}`, j, d)));
+      plan.arrays.map((a, i) => (a.uniform ? `p${i}[b${i}]` : t.vectorPart(`w${i}_${u}`, j)));
     const one = (j: number, into: string) => code.prologue(refs(j), scalars, `(${e} + ${j})`, into, pointers);
     const rest = [1, 2, 3].map((j) => `{ acc_t v; ${one(j, "v")} ${into} = cudeno_combine(${into}, v); }`);
     return `acc_t ${into}; { ${one(0, into)} } ${rest.join(" ")}`;
@@ -447,8 +405,8 @@ export function finalSource(
     ${finish(code, kept, ix, d, "")}
   }`;
   return `${sourceHead(code, [], d)}
-${kernelHead(d)} ${code.name ?? "cudeno_reduce"}_final(${params.join(", ")}) {
-  ${shared(d)} acc_t sh[${BLOCK}];
+${targetOf(d).kernelHead} ${code.name ?? "cudeno_reduce"}_final(${params.join(", ")}) {
+  ${targetOf(d).sharedQualifier} acc_t sh[${BLOCK}];
   ${castPartial(d)} pout += oout;
   const int tid = ${tid};
   acc_t acc = cudeno_identity();

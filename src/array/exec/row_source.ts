@@ -17,7 +17,7 @@
 
 import type { Dialect } from "../../kernel/ctypes.ts";
 import type { DType } from "../../kernel/dtype.ts";
-import { barrier, castTo, cType, kernelHead, pointerParam, preamble } from "../../codegen/c.ts";
+import { targetOf } from "../../codegen/targets.ts";
 import {
   accDTypes,
   type Accumulator,
@@ -26,10 +26,6 @@ import {
   COLUMNS,
   keptOffsets,
   VEC,
-  vectorLoad,
-  vectorPart,
-  vectorStore,
-  vectorTypes,
 } from "./reduction_source.ts";
 
 /** One reduction over each row. */
@@ -97,71 +93,71 @@ export interface RowPlan {
 
 /** Combines accumulator `a` of stage `s` over the threads of a row's group; every one of them ends with the total. */
 function groupAll(plan: RowPlan, s: number, d: Dialect): string {
+  const t = targetOf(d);
   const combine = `cudeno_combine${s}`, sh = `sh${s}`;
   if (plan.path === "col") {
     return `${sh}[tid] = a${s};
-  ${barrier(d)}
+  ${t.barrier}
   for (int h = ${BLOCK / COLUMNS / 2}; h > 0; h >>= 1) {
     if (ty < h) ${sh}[tid] = ${combine}(${sh}[tid], ${sh}[tid + h * ${COLUMNS}]);
-    ${barrier(d)}
+    ${t.barrier}
   }
   a${s} = ${sh}[tx];
-  ${barrier(d)}`;
+  ${t.barrier}`;
   }
-  if (d === "cuda") {
+  if (t.warpShuffle) {
     const warp =
       `for (int off = 16; off > 0; off >>= 1) a${s} = ${combine}(a${s}, cudeno_shfl${s}(a${s}, off));`;
     if (plan.lanes === 32) {
       return `${warp}
   if (l == 0) ${sh}[tid >> 5] = a${s};
-  __syncthreads();
+  ${t.barrier}
   a${s} = ${sh}[tid >> 5];
-  __syncthreads();`;
+  ${t.barrier}`;
     }
     return `${warp}
   if ((tid & 31) == 0) ${sh}[tid >> 5] = a${s};
-  __syncthreads();
+  ${t.barrier}
   if (tid < 32) {
     a${s} = tid < ${BLOCK / 32} ? ${sh}[tid] : cudeno_identity${s}();
     ${warp}
     if (tid == 0) ${sh}[0] = a${s};
   }
-  __syncthreads();
+  ${t.barrier}
   a${s} = ${sh}[0];
-  __syncthreads();`;
+  ${t.barrier}`;
   }
   return `${sh}[tid] = a${s};
-  ${barrier(d)}
+  ${t.barrier}
   for (int h = ${plan.lanes / 2}; h > 0; h >>= 1) {
     if (l < h) ${sh}[tid] = ${combine}(${sh}[tid], ${sh}[tid + h]);
-    ${barrier(d)}
+    ${t.barrier}
   }
   a${s} = ${sh}[tid - l];
-  ${barrier(d)}`;
+  ${t.barrier}`;
 }
 
 /** The kernel for `code` and `plan`. */
 export function rowSource(code: RowCode, plan: RowPlan, d: Dialect): string {
-  const wide = d === "cuda" ? "long long" : "long";
+  const t = targetOf(d);
+  const wide = t.indexType;
   const ix = plan.narrow ? "int" : wide;
   const k = plan.arrays.map((_, i) => i);
   const params: string[] = [];
   plan.arrays.forEach((a, i) => {
-    params.push(pointerParam(a.dtype, `p${i}`, d, true), `${wide} o${i}`);
+    params.push(t.pointerParam(a.dtype, `p${i}`, true), `${wide} o${i}`);
     for (let dim = 0; dim < plan.kept; dim++) params.push(`${ix} k${i}_${dim}`);
     params.push(`${ix} rs${i}`);
   });
-  params.push(pointerParam(code.out, "pout", d), `${wide} oout`);
+  params.push(t.pointerParam(code.out, "pout"), `${wide} oout`);
   for (let dim = 0; dim < plan.kept; dim++) params.push(`${ix} kout_${dim}`);
   params.push(`${ix} rsout`);
-  code.scalars.forEach((s, j) => params.push(`${cType(s, d)} s${j}`));
+  code.scalars.forEach((s, j) => params.push(`${t.cType(s)} s${j}`));
   for (let dim = 1; dim < plan.kept; dim++) params.push(`${ix} ke${dim}`);
   params.push(`${ix} nOut`, `${ix} n`);
   const scalars = code.scalars.map((_, j) => `s${j}`);
   const results = code.stages.map((_, s) => `rv${s}`);
-  const ids = d === "cuda"
-    ? { tid: "threadIdx.x", bx: "blockIdx.x" }
-    : { tid: "get_local_id(0)", bx: "get_group_id(0)" };
+  const ids = { tid: t.threadIds.local, bx: t.threadIds.group };
   /** The operands' elements at position `r` along the row, read from memory. */
   const memory = (r: string) =>
     k.map((i) => (plan.arrays[i]!.uniform ? `p${i}[b${i}]` : `p${i}[b${i} + (${r}) * rs${i}]`));
@@ -172,7 +168,7 @@ export function rowSource(code: RowCode, plan: RowPlan, d: Dialect): string {
   const finishStage = (s: number) => {
     const stage = code.stages[s]!;
     return `${groupAll(plan, s, d)}
-  const ${cType(stage.out, d)} rv${s} = ${castTo(stage.epilogue(`a${s}`, scalars, "n"), stage.out, d)};`;
+  const ${t.cType(stage.out)} rv${s} = ${t.castTo(stage.epilogue(`a${s}`, scalars, "n"), stage.out)};`;
   };
   const write = (refs: readonly string[], target: string) =>
     `{ ${code.output(refs, scalars, results, target)} }`;
@@ -210,15 +206,14 @@ export function rowSource(code: RowCode, plan: RowPlan, d: Dialect): string {
   const stageTypes = code.stages.flatMap((s) => [...accDTypes(s.acc), s.out]);
   const dtypes = [...plan.arrays.map((a) => a.dtype), code.out, ...code.scalars, ...stageTypes];
   const vectors = plan.vector
-    ? vectorTypes([...plan.arrays.filter((a) => !a.uniform).map((a) => a.dtype), code.out], d)
+    ? t.vectorTypes([...plan.arrays.filter((a) => !a.uniform).map((a) => a.dtype), code.out])
     : "";
-  const shared = d === "cuda" ? "__shared__" : "__local";
-  return `${preamble(dtypes, d)}
+  return `${t.preamble(dtypes)}
 ${vectors}
 ${code.helpers}
 ${code.stages.map((s, i) => accumulatorCode({ ...s, helpers: "" }, d, String(i))).join("\n")}
-${kernelHead(d)} ${code.name}(${params.join(", ")}) {
-  ${code.stages.map((_, s) => `${shared} cudeno_acc${s} sh${s}[${BLOCK}];`).join(" ")}
+${t.kernelHead} ${code.name}(${params.join(", ")}) {
+  ${code.stages.map((_, s) => `${t.sharedQualifier} cudeno_acc${s} sh${s}[${BLOCK}];`).join(" ")}
   ${k.map((i) => `p${i} += o${i};`).join(" ")} pout += oout;
   const int tid = ${ids.tid};
   ${body}
@@ -240,24 +235,25 @@ function cachedRow(
   write: (refs: readonly string[], target: string) => string,
   d: Dialect,
 ): string {
+  const t = targetOf(d);
   const { lanes, items } = plan;
   const stepped = plan.arrays.map((a, i) => ({ ...a, i })).filter((a) => !a.uniform);
-  const unroll = d === "cuda" ? "#pragma unroll\n  " : "";
+  const unroll = t.unroll("  ");
   const cached = (q: string) => plan.arrays.map((a, i) => (a.uniform ? `p${i}[b${i}]` : `x${i}[${q}]`));
   const four = [0, 1, 2, 3];
   // Position along the row of cached element q: l + q * lanes, or with vectors (l + (q / 4) * lanes) * 4 + q % 4.
   const position = plan.vector
     ? `(((${ix})l + (${ix})(q >> 2) * ${lanes}) << 2) + (q & 3)`
     : `(${ix})l + (${ix})q * ${lanes}`;
-  const declare = stepped.map((a) => `${cType(a.dtype, d)} x${a.i}[${items}];`).join(" ");
+  const declare = stepped.map((a) => `${t.cType(a.dtype)} x${a.i}[${items}];`).join(" ");
   const loads = plan.vector
     ? `for (int j = 0; j < ${items / VEC}; j++) {
     const ${ix} e = ((${ix})l + (${ix})j * ${lanes}) * ${VEC};
     if (live && e + ${VEC - 1} < n) {
       ${
       stepped.map((a) =>
-        `{ ${vectorLoad(a.dtype, "w", `p${a.i} + b${a.i} + e`, d)} ${
-          four.map((u) => `x${a.i}[j * ${VEC} + ${u}] = ${vectorPart("w", u, d)};`).join(" ")
+        `{ ${t.vectorLoad(a.dtype, "w", `p${a.i} + b${a.i} + e`)} ${
+          four.map((u) => `x${a.i}[j * ${VEC} + ${u}] = ${t.vectorPart("w", u)};`).join(" ")
         } }`
       ).join("\n      ")
     }
@@ -283,14 +279,14 @@ function cachedRow(
   }
   ${finishStage(s)}`
   ).join("\n  ");
-  const t = cType(code.out, d);
+  const out = t.cType(code.out);
   const stores = plan.vector
     ? `if (live) for (int j = 0; j < ${items / VEC}; j++) {
     const ${ix} e = ((${ix})l + (${ix})j * ${lanes}) * ${VEC};
     if (e + ${VEC - 1} < n) {
-      ${t} ${four.map((u) => `y${u}`).join(", ")};
+      ${out} ${four.map((u) => `y${u}`).join(", ")};
       ${four.map((u) => write(cached(`j * ${VEC} + ${u}`), `y${u}`)).join(" ")}
-      ${vectorStore(code.out, four.map((u) => `y${u}`), "pout + bout + e", d)}
+      ${t.vectorStore(code.out, four.map((u) => `y${u}`), "pout + bout + e")}
     } else {
       ${
       four.map((u) => `if (e + ${u} < n) ${write(cached(`j * ${VEC} + ${u}`), `pout[bout + e + ${u}]`)}`)

@@ -13,7 +13,8 @@ import type { Backend } from "../../device/backend.ts";
 import { type GPUArray, sharesMemory } from "../core/gpuarray.ts";
 import { broadcastStrides, coalesce, extent, sizeOf } from "../core/layout.ts";
 import { copyOf } from "./loop.ts";
-import { accDTypes, BLOCK, COLUMNS, hasVectors, VEC } from "./reduction_source.ts";
+import { accDTypes, BLOCK, COLUMNS, VEC } from "./reduction_source.ts";
+import { targetOf } from "../../codegen/targets.ts";
 import { type RowCode, type RowPlan, rowSource } from "./row_source.ts";
 
 /** Work along one axis: its operands, scalars, stages and output. */
@@ -93,9 +94,10 @@ export function runRows(
   const aligned = (x: GPUArray, k: number) =>
     x.offset % VEC === 0 && kept.strides[k]!.every((s, dim) => s % VEC === 0 || kept.shape[dim] === 1);
   const stepped = arrays.map((a, k) => ({ a, k })).filter(({ k }) => rows[k] !== 0);
+  const target = targetOf(backend.dialect);
   const vector = row && items >= VEC && rows[arrays.length] === 1 && aligned(out, arrays.length) &&
-    hasVectors(out.dtype, backend.dialect) &&
-    stepped.every(({ a, k }) => rows[k] === 1 && aligned(a, k) && hasVectors(a.dtype, backend.dialect));
+    target.hasVector(out.dtype) &&
+    stepped.every(({ a, k }) => rows[k] === 1 && aligned(a, k) && target.hasVector(a.dtype));
   const narrow = sizeOf(shape) < NARROW && [...strides, out.strides].every((s) => {
     const [lo, hi] = extent(shape, s);
     return lo > -NARROW && hi < NARROW;

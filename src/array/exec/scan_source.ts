@@ -19,19 +19,8 @@
 
 import type { Dialect } from "../../kernel/ctypes.ts";
 import { type DType, DTYPES } from "../../kernel/dtype.ts";
-import {
-  barrier,
-  castTo,
-  cType,
-  indexType,
-  kernelHead,
-  literal,
-  load,
-  pointerParam,
-  preamble,
-  sharedArray,
-  threadIds,
-} from "../../codegen/c.ts";
+import type { Target } from "../../codegen/target.ts";
+import { targetOf } from "../../codegen/targets.ts";
 
 /** Threads per block of every scan kernel. */
 export const SCAN_BLOCK = 256;
@@ -70,7 +59,7 @@ function nameOf(kind: ScanKernel): string {
 }
 
 interface Parts {
-  readonly d: Dialect;
+  readonly t: Target;
   readonly ix: string;
   readonly acc: string;
   readonly ident: string;
@@ -80,19 +69,20 @@ interface Parts {
 }
 
 function partsOf(plan: ScanPlan, d: Dialect): Parts {
-  const acc = cType(plan.acc, d);
+  const t = targetOf(d);
+  const acc = t.cType(plan.acc);
   const element = (j: string) => {
-    const x = load(`x[base + ${plan.unit ? j : `(${j}) * xs`}]`, plan.input, d);
+    const x = t.load(`x[base + ${plan.unit ? j : `(${j}) * xs`}]`, plan.input);
     if (plan.map === "nonzero") return `((${x}) != 0 ? (${acc})1 : (${acc})0)`;
     // Each element becomes the output's dtype first, as NumPy converts to the `dtype` asked for.
-    const converted = plan.out === plan.input ? x : load(castTo(x, plan.out, d), plan.out, d);
+    const converted = plan.out === plan.input ? x : t.load(t.castTo(x, plan.out), plan.out);
     return `((${acc})(${converted}))`;
   };
   return {
-    d,
-    ix: indexType(d),
+    t,
+    ix: t.indexType,
     acc,
-    ident: literal(plan.op === "sum" ? 0 : 1, plan.acc, d),
+    ident: t.literal(plan.op === "sum" ? 0 : 1, plan.acc),
     op: plan.op === "sum" ? (a, b) => `(${a}) + (${b})` : (a, b) => `(${a}) * (${b})`,
     element,
   };
@@ -100,7 +90,7 @@ function partsOf(plan: ScanPlan, d: Dialect): Parts {
 
 /** The input's parameters: the pointer, its element offset, each kept axis's extent and stride, the row's stride. */
 function inputParams(plan: ScanPlan, p: Parts): string[] {
-  const list = [pointerParam(plan.input, "x", p.d, true), `${p.ix} xo`];
+  const list = [p.t.pointerParam(plan.input, "x", true), `${p.ix} xo`];
   for (let k = 0; k < plan.kept; k++) list.push(`${p.ix} ke${k}`, `${p.ix} kt${k}`);
   list.push(`${p.ix} xs`);
   return list;
@@ -117,16 +107,14 @@ function rowBase(plan: ScanPlan, p: Parts, row: string): string {
   return lines.join("\n  ");
 }
 
-const unroll = (d: Dialect) => (d === "cuda" ? "#pragma unroll\n  " : "");
-
 /**
  * The scan across the block of each thread's run total `v[I - 1]`: sets `before` (the runs before the
  * thread's) and `total` (the tile's). CUDA scans within warps by shuffles, then the warps' totals;
  * OpenCL C 1.2, which has no shuffles, scans in shared memory (Hillis and Steele).
  */
 function blockScan(plan: ScanPlan, p: Parts): string {
-  const B = SCAN_BLOCK, I = plan.items, bar = barrier(p.d);
-  if (p.d === "cuda") {
+  const B = SCAN_BLOCK, I = plan.items, bar = p.t.barrier;
+  if (p.t.warpShuffle) {
     const warps = B / 32;
     return `__shared__ ${p.acc} w[${warps}];
   const int lane = t & 31, warp = t >> 5;
@@ -153,7 +141,7 @@ function blockScan(plan: ScanPlan, p: Parts): string {
   const ${p.acc} before = ${p.op(`warp > 0 ? w[warp - 1] : ${p.ident}`, "run_before")};
   const ${p.acc} total = w[${warps - 1}];`;
   }
-  return `${sharedArray(plan.acc, "w", B, p.d)}
+  return `${p.t.sharedArray(plan.acc, "w", B)}
   w[t] = v[${I - 1}];
   ${bar}
   for (int o = 1; o < ${B}; o <<= 1) {
@@ -171,49 +159,49 @@ function blockScan(plan: ScanPlan, p: Parts): string {
  * exclusive prefix within the tile in `before`, and the tile's total in `total`.
  */
 function tileScan(plan: ScanPlan, p: Parts): string {
-  const { local } = threadIds(p.d);
-  const B = SCAN_BLOCK, I = plan.items, bar = barrier(p.d);
+  const { local } = p.t.threadIds;
+  const B = SCAN_BLOCK, I = plan.items, bar = p.t.barrier;
   const pad = (e: string) => `(${e}) + ((${e}) >> 5)`;
-  return `${sharedArray(plan.acc, "s", B * I + (B * I) / 32, p.d)}
+  return `${p.t.sharedArray(plan.acc, "s", B * I + (B * I) / 32)}
   const int t = ${local};
   const ${p.ix} row = g / tilesPerRow, j0 = (g - row * tilesPerRow) * ${B * I};
   ${rowBase(plan, p, "row")}
-  ${unroll(p.d)}for (int k = 0; k < ${I}; k++) {
+  ${p.t.unroll("  ")}for (int k = 0; k < ${I}; k++) {
     const int e = k * ${B} + t;
     const ${p.ix} j = j0 + e;
     s[${pad("e")}] = j < n ? ${p.element("j")} : ${p.ident};
   }
   ${bar}
   ${p.acc} v[${I}];
-  ${unroll(p.d)}for (int k = 0; k < ${I}; k++) v[k] = s[${pad(`t * ${I} + k`)}];
-  ${unroll(p.d)}for (int k = 1; k < ${I}; k++) v[k] = ${p.op("v[k - 1]", "v[k]")};
+  ${p.t.unroll("  ")}for (int k = 0; k < ${I}; k++) v[k] = s[${pad(`t * ${I} + k`)}];
+  ${p.t.unroll("  ")}for (int k = 1; k < ${I}; k++) v[k] = ${p.op("v[k - 1]", "v[k]")};
   ${blockScan(plan, p)}`;
 }
 
 /** Adds the carry to the thread's runs and stores the tile, striped, into row `row` of `y`. */
 function tileStore(plan: ScanPlan, p: Parts): string {
-  const B = SCAN_BLOCK, I = plan.items, bar = barrier(p.d);
+  const B = SCAN_BLOCK, I = plan.items, bar = p.t.barrier;
   const pad = (e: string) => `(${e}) + ((${e}) >> 5)`;
   return `const ${p.acc} c = ${p.op("carry", "before")};
-  ${unroll(p.d)}for (int k = 0; k < ${I}; k++) s[${pad(`t * ${I} + k`)}] = ${p.op("c", "v[k]")};
+  ${p.t.unroll("  ")}for (int k = 0; k < ${I}; k++) s[${pad(`t * ${I} + k`)}] = ${p.op("c", "v[k]")};
   ${bar}
-  ${unroll(p.d)}for (int k = 0; k < ${I}; k++) {
+  ${p.t.unroll("  ")}for (int k = 0; k < ${I}; k++) {
     const int e = k * ${B} + t;
     const ${p.ix} j = j0 + e;
-    if (j < n) y[row * n + j] = ${castTo(`s[${pad("e")}]`, plan.out, p.d)};
+    if (j < n) y[row * n + j] = ${p.t.castTo(`s[${pad("e")}]`, plan.out)};
   }`;
 }
 
 function tilesSource(plan: ScanPlan, p: Parts): string {
-  const { group } = threadIds(p.d);
+  const { group } = p.t.threadIds;
   const params = [
     ...inputParams(plan, p),
-    pointerParam(plan.out, "y", p.d),
+    p.t.pointerParam(plan.out, "y"),
     `${p.ix} n`,
     `${p.ix} tilesPerRow`,
-    pointerParam(plan.acc, "carried", p.d, true),
+    p.t.pointerParam(plan.acc, "carried", true),
   ];
-  return `${kernelHead(p.d)} ${nameOf("tiles")}(${params.join(", ")}) {
+  return `${p.t.kernelHead} ${nameOf("tiles")}(${params.join(", ")}) {
   x += xo;
   const ${p.ix} g = ${group};
   ${tileScan(plan, p)}
@@ -274,7 +262,7 @@ function statusAccess(plan: ScanPlan, p: Parts): {
 function lookbackSource(plan: ScanPlan, p: Parts): string {
   const params = [
     ...inputParams(plan, p),
-    pointerParam(plan.out, "y", p.d),
+    p.t.pointerParam(plan.out, "y"),
     "long long n",
     "long long tilesPerRow",
     "unsigned char *state",
@@ -286,7 +274,7 @@ function lookbackSource(plan: ScanPlan, p: Parts): string {
   const V = LOOKBACK_READS, packed = DTYPES[plan.acc].size === 4;
   // Four blocks an SM (64 registers; 32 items a thread spill 16 bytes: ptxas, sm_90). 2^28 float32
   // on the H200 at 32 items: 2150 GB/s with two blocks an SM, 2330-2460 with three, 2480-2590 with four.
-  return `${kernelHead(p.d)} __launch_bounds__(${SCAN_BLOCK}, 4) ${nameOf("lookback")}(${params.join(", ")}) {
+  return `${p.t.kernelHead} ${p.t.launchBounds(SCAN_BLOCK, 4)} ${nameOf("lookback")}(${params.join(", ")}) {
   x += xo;
   unsigned long long *counter = (unsigned long long *)state;
   ${status.declare}
@@ -342,23 +330,23 @@ function lookbackSource(plan: ScanPlan, p: Parts): string {
 }
 
 function reduceSource(plan: ScanPlan, p: Parts): string {
-  const { local, group } = threadIds(p.d);
-  const B = SCAN_BLOCK, bar = barrier(p.d);
+  const { local, group } = p.t.threadIds;
+  const B = SCAN_BLOCK, bar = p.t.barrier;
   const params = [
     ...inputParams(plan, p),
     `${p.ix} n`,
     `${p.ix} tilesPerRow`,
-    pointerParam(plan.acc, "partial", p.d),
+    p.t.pointerParam(plan.acc, "partial"),
   ];
-  return `${kernelHead(p.d)} ${nameOf("reduce")}(${params.join(", ")}) {
+  return `${p.t.kernelHead} ${nameOf("reduce")}(${params.join(", ")}) {
   x += xo;
-  ${sharedArray(plan.acc, "w", B, p.d)}
+  ${p.t.sharedArray(plan.acc, "w", B)}
   const int t = ${local};
   const ${p.ix} g = ${group};
   const ${p.ix} row = g / tilesPerRow, j0 = (g - row * tilesPerRow) * ${B * plan.items};
   ${rowBase(plan, p, "row")}
   ${p.acc} a = ${p.ident};
-  ${unroll(p.d)}for (int k = 0; k < ${plan.items}; k++) {
+  ${p.t.unroll("  ")}for (int k = 0; k < ${plan.items}; k++) {
     const ${p.ix} j = j0 + k * ${B} + t;
     if (j < n) a = ${p.op("a", p.element("j"))};
   }
@@ -373,15 +361,15 @@ function reduceSource(plan: ScanPlan, p: Parts): string {
 }
 
 function columnsSource(plan: ScanPlan, p: Parts): string {
-  const { local, group } = threadIds(p.d);
+  const { local, group } = p.t.threadIds;
   const params = [
     ...inputParams(plan, p),
-    pointerParam(plan.out, "y", p.d),
+    p.t.pointerParam(plan.out, "y"),
     `${p.ix} n`,
     `${p.ix} rows`,
     `${p.ix} inner`,
   ];
-  return `${kernelHead(p.d)} ${nameOf("columns")}(${params.join(", ")}) {
+  return `${p.t.kernelHead} ${nameOf("columns")}(${params.join(", ")}) {
   x += xo;
   const ${p.ix} r = (${p.ix})${group} * ${SCAN_BLOCK} + ${local};
   if (r >= rows) return;
@@ -390,7 +378,7 @@ function columnsSource(plan: ScanPlan, p: Parts): string {
   ${p.acc} a = ${p.ident};
   for (${p.ix} j = 0; j < n; j++) {
     a = ${p.op("a", p.element("j"))};
-    y[o + j * inner] = ${castTo("a", plan.out, p.d)};
+    y[o + j * inner] = ${p.t.castTo("a", plan.out)};
   }
 }`;
 }
@@ -408,7 +396,9 @@ export function scanSource(kind: ScanKernel, plan: ScanPlan, d: Dialect): { name
       body = tilesSource(plan, p);
       break;
     case "lookback":
-      if (d !== "cuda") throw new TypeError("Cannot scan with a decoupled look-back in OpenCL C");
+      if (!p.t.decoupledLookback) {
+        throw new TypeError(`Cannot scan with a decoupled look-back in ${p.t.language}`);
+      }
       body = lookbackSource(plan, p);
       break;
     case "reduce":
@@ -417,6 +407,6 @@ export function scanSource(kind: ScanKernel, plan: ScanPlan, d: Dialect): { name
     case "columns":
       body = columnsSource(plan, p);
   }
-  const head = preamble([...new Set([plan.input, plan.acc, plan.out])], d);
+  const head = p.t.preamble([...new Set([plan.input, plan.acc, plan.out])]);
   return { name: nameOf(kind), source: `${head}\n${body}\n` };
 }

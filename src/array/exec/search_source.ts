@@ -11,15 +11,14 @@
  */
 
 import type { Dialect } from "../../kernel/ctypes.ts";
-import { kernelHead, threadIds } from "../../codegen/c.ts";
 import { scanScratch, sortHelpers, sortNames, type SortVariant } from "./sort_keys_source.ts";
 
 /** The source of the unique and search kernels of `v`. */
 export function searchSource(v: SortVariant, dialect: Dialect): string {
   const n = sortNames(v, dialect);
   const { bits, key, off, long, unroll } = n;
-  const { local, group, groupSize } = threadIds(dialect);
-  const head = kernelHead(dialect);
+  const { local, group, groupSize } = n.target.threadIds;
+  const head = n.target.kernelHead;
   // Whether sorted element g starts a run: the first, or a key other than its predecessor's.
   const starts = `(g == 0 || cudeno_key(v[g], kind, inf, 0) != cudeno_key(v[g - 1], kind, inf, 0))`;
   return `${sortHelpers(v, n)}

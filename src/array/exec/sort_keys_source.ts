@@ -7,6 +7,8 @@
  */
 
 import type { Dialect } from "../../kernel/ctypes.ts";
+import type { Target } from "../../codegen/target.ts";
+import { targetOf } from "../../codegen/targets.ts";
 
 /** Threads per block of every sort kernel; also the number of 8-bit digits (thread `t` owns digit `t`). */
 export const SORT_BLOCK = 256;
@@ -56,52 +58,48 @@ export interface Names {
   /** A pointer into shared memory, as a helper's parameter type. */
   readonly local: (type: string) => string;
   readonly unroll: string;
-  readonly cuda: boolean;
+  /** The dialect's target. */
+  readonly target: Target;
 }
 
-function unsigned(bytes: number, cuda: boolean): string {
-  const name = { 1: "char", 2: "short", 4: "int", 8: cuda ? "long long" : "long" }[bytes]!;
-  return cuda ? `unsigned ${name}` : `u${name}`;
-}
-
-function hex(bits: number, value: bigint, cuda: boolean): string {
-  const text = `0x${value.toString(16)}`;
-  return bits === 64 ? `${text}${cuda ? "ULL" : "UL"}` : `${text}u`;
+/** The unsigned integer type of `bytes` bytes. */
+function unsigned(bytes: number, t: Target): string {
+  return t.cType(({ 1: "uint8", 2: "uint16", 4: "uint32", 8: "uint64" } as const)[bytes]!);
 }
 
 /** The names `v`'s source uses in `dialect`. */
 export function sortNames(v: SortVariant, dialect: Dialect): Names {
-  const cuda = dialect === "cuda";
+  const t = targetOf(dialect);
   const keyBits = v.width <= 4 ? 32 : 64;
   const valueBits = v.width * 8;
   return {
-    bits: unsigned(v.width, cuda),
-    key: unsigned(keyBits / 8, cuda),
-    pay: unsigned(v.wide ? 8 : 4, cuda),
-    off: unsigned(v.wide ? 8 : 4, cuda),
-    long: cuda ? "long long" : "long",
-    u16: unsigned(2, cuda),
-    u32: unsigned(4, cuda),
-    sign: hex(keyBits, 1n << BigInt(valueBits - 1), cuda),
-    mask: hex(keyBits, (1n << BigInt(valueBits)) - 1n, cuda),
-    fn: cuda ? "__device__ __forceinline__" : "inline",
-    src: (type, name) => cuda ? `const ${type} *__restrict__ ${name}` : `__global const ${type} *${name}`,
-    dst: (type, name) => cuda ? `${type} *__restrict__ ${name}` : `__global ${type} *${name}`,
-    shared: (type, name, size) => `${cuda ? "__shared__" : "__local"} ${type} ${name}[${size}];`,
-    local: (type) => cuda ? `${type} *` : `__local ${type} *`,
-    unroll: cuda ? "#pragma unroll\n" : "",
-    cuda,
+    bits: unsigned(v.width, t),
+    key: unsigned(keyBits / 8, t),
+    pay: unsigned(v.wide ? 8 : 4, t),
+    off: unsigned(v.wide ? 8 : 4, t),
+    long: t.indexType,
+    u16: unsigned(2, t),
+    u32: unsigned(4, t),
+    sign: t.unsignedHex(1n << BigInt(valueBits - 1), keyBits),
+    mask: t.unsignedHex((1n << BigInt(valueBits)) - 1n, keyBits),
+    fn: t.inline,
+    src: (type, name) => t.globalPointer(type, name, true, true),
+    dst: (type, name) => t.globalPointer(type, name, false, true),
+    shared: (type, name, size) => `${t.sharedQualifier} ${type} ${name}[${size}];`,
+    local: (type) => `${t.sharedSpace}${type} *`,
+    unroll: t.unroll(),
+    target: t,
   };
 }
 
-/** Scratch entries a block scan needs: one per warp on CUDA, one per thread on OpenCL. */
+/** Scratch entries a block scan needs: one per warp where warps shuffle, else one per thread. */
 export function scanScratch(n: Names): number {
-  return n.cuda ? SORT_BLOCK / 32 : SORT_BLOCK;
+  return n.target.warpShuffle ? SORT_BLOCK / 32 : SORT_BLOCK;
 }
 
 /** An exclusive block-wide scan of one `type` per thread, returning the block's total through `total`. */
 function blockScan(n: Names, name: string, type: string): string {
-  if (n.cuda) {
+  if (n.target.warpShuffle) {
     const warps = SORT_BLOCK / 32;
     return `${n.fn} ${type} ${name}(${type} v, ${type} *total, ${type} *tmp) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -129,19 +127,20 @@ function blockScan(n: Names, name: string, type: string): string {
   return before + x - v;
 }`;
   }
-  return `inline ${type} ${name}(${type} v, ${type} *total, __local ${type} *tmp) {
-  const int t = get_local_id(0);
+  const bar = n.target.barrier;
+  return `${n.fn} ${type} ${name}(${type} v, ${type} *total, ${n.local(type)}tmp) {
+  const int t = ${n.target.threadIds.local};
   tmp[t] = v;
-  barrier(CLK_LOCAL_MEM_FENCE);
+  ${bar}
   for (int o = 1; o < ${SORT_BLOCK}; o <<= 1) {
     const ${type} y = t >= o ? tmp[t - o] : (${type})0;
-    barrier(CLK_LOCAL_MEM_FENCE);
+    ${bar}
     tmp[t] += y;
-    barrier(CLK_LOCAL_MEM_FENCE);
+    ${bar}
   }
   *total = tmp[${SORT_BLOCK - 1}];
   const ${type} r = tmp[t] - v;
-  barrier(CLK_LOCAL_MEM_FENCE);
+  ${bar}
   return r;
 }`;
 }

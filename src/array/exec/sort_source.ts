@@ -17,7 +17,6 @@
  */
 
 import type { Dialect } from "../../kernel/ctypes.ts";
-import { barrier, kernelHead, threadIds } from "../../codegen/c.ts";
 import {
   type Names,
   scanScratch,
@@ -62,9 +61,9 @@ function writeTile(n: Names): string {
  */
 function passesSource(n: Names): string {
   const { bits, key, pay, off, long, u32 } = n;
-  const { local, group } = threadIds("opencl");
-  const b = barrier("opencl");
-  const head = kernelHead("opencl");
+  const { local, group } = n.target.threadIds;
+  const b = n.target.barrier;
+  const head = n.target.kernelHead;
   const xParams = `${n.src(bits, "x")}, ${long} xOff`;
   const order = `int kind, ${key} inf, ${key} desc`;
   const outParams = `${n.dst(bits, "valuesOut")}, ${long} valuesOff, ${
@@ -153,10 +152,11 @@ ${head} cudeno_sort_scatter(${xParams}, ${n.src(key, "keysIn")}, ${n.src(pay, "p
 export function sortSource(v: SortVariant, dialect: Dialect): string {
   const n = sortNames(v, dialect);
   const { bits, key, pay, off, long, u32 } = n;
-  const { local, group } = threadIds(dialect);
-  const head = kernelHead(dialect);
+  const { local, group } = n.target.threadIds;
+  const head = n.target.kernelHead;
   // Three blocks an SM on CUDA (80 registers, no spills): the tile kernels' shared memory allows four.
-  const tiled = n.cuda ? `${head} __launch_bounds__(${SORT_BLOCK}, 3)` : head;
+  const bounds = n.target.launchBounds(SORT_BLOCK, 3);
+  const tiled = bounds === "" ? head : `${head} ${bounds}`;
   const xParams = `${n.src(bits, "x")}, ${long} xOff`;
   const order = `int kind, ${key} inf, ${key} desc`;
   const outParams = `${n.dst(bits, "valuesOut")}, ${long} valuesOff, ${
@@ -192,7 +192,7 @@ ${head} cudeno_sort_scan(${n.dst(off, "counts")}, ${n.dst(off, "totals")}, ${lon
   if (t == 0) totals[row] = carry;
 }
 
-${n.cuda ? onesweepSource(v, n) : passesSource(n)}
+${n.target.decoupledLookback ? onesweepSource(v, n) : passesSource(n)}
 ${tiled} cudeno_sort_block(${xParams}, ${outParams}, ${long} n, ${pay} rowLen, ${pay} rowsPerTile, int keyDigits, int rowDigits, int outputs, ${order}) {
   ${tileShared(n)}
   ${counters(n)}

@@ -5,7 +5,6 @@
  * @module
  */
 
-import { barrier } from "../../codegen/c.ts";
 import { type Names, scanScratch, SORT_BLOCK } from "./sort_keys_source.ts";
 
 /**
@@ -16,7 +15,7 @@ import { type Names, scanScratch, SORT_BLOCK } from "./sort_keys_source.ts";
  */
 export function localPass(n: Names, shift: string): string {
   const { key, pay, u16, u32, unroll } = n;
-  const b = barrier(n.cuda ? "cuda" : "opencl");
+  const b = n.target.barrier;
   return `{
       ${key} keys[CUDENO_ITEMS];
       ${pay} pays[CUDENO_ITEMS];
@@ -85,7 +84,7 @@ export function loadTile(n: Names, first: true | string): string {
         ${first === true ? fromInput : `if (${first}) {\n${fromInput}\n} else {\n${fromPass}\n}`}
       }
     }
-    ${barrier(n.cuda ? "cuda" : "opencl")}`;
+    ${n.target.barrier}`;
 }
 
 /**
@@ -102,7 +101,7 @@ export function tileBounds(n: Names): string {
  * run by comparing neighbours (OpenCL: no warp votes there).
  */
 export function nibbleRank(n: Names): string {
-  const b = barrier("opencl");
+  const b = n.target.barrier;
   return `${counters(n)}
     const ${n.pay} rowBase = 0;
     ${loadTile(n, "stage & 1")}

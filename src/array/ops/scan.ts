@@ -20,6 +20,7 @@ import { callOp, outputFor } from "./ufunc.ts";
 import { BINARY } from "./binary_ops.ts";
 import { moveaxis, ravel, reshape } from "./views.ts";
 import { keptScratch } from "../../device/stream.ts";
+import { targetOf } from "../../codegen/targets.ts";
 import { SCAN_BLOCK, type ScanKernel, type ScanPlan, scanSource, tileSize } from "../exec/scan_source.ts";
 import { checkOptions } from "../../kernel/options.ts";
 
@@ -135,11 +136,11 @@ function itemsFor(n: number, acc: DType, lookback: boolean): number {
 /** Scans each row with a tile per block: one pass with a look-back on CUDA, three passes on OpenCL. */
 function scanRows(x: ScanInput, req: ScanRequest, out: GPUArray, what: string): void {
   const backend = out.backend;
-  const plan = planOf(x, req, itemsFor(x.n, req.acc, backend.dialect === "cuda"));
+  const plan = planOf(x, req, itemsFor(x.n, req.acc, targetOf(backend.dialect).decoupledLookback));
   const perRow = Math.ceil(x.n / tileSize(plan));
   const tiles = x.rows * perRow;
   const config = { grid: tiles, block: SCAN_BLOCK };
-  if (backend.dialect === "cuda") {
+  if (targetOf(backend.dialect).decoupledLookback) {
     const kept = lookbackState(backend, req.acc, tiles);
     const state = kept ?? new LookbackState(backend, DTYPES[req.acc].size, tiles);
     compiled(backend, "lookback", plan).launch(config, [

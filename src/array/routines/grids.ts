@@ -9,6 +9,7 @@ import { type DType, DTYPES } from "../../kernel/dtype.ts";
 import { activeBackend } from "../../device/active.ts";
 import { GPUArray } from "../core/gpuarray.ts";
 import { castTo, cType, mathFn } from "../../codegen/c.ts";
+import { targetOf } from "../../codegen/targets.ts";
 import { runLoop } from "../exec/loop.ts";
 import { scalarValue } from "../ops/ufunc.ts";
 import { broadcastTo, copy, ravel, reshape } from "../ops/views.ts";
@@ -73,13 +74,11 @@ export function linspace<D extends DType = "float32">(
       ],
       // The product rounds before the sum, as in NumPy: never fused into one multiply-add, which a
       // floor would show (CUDA's __dmul_rn is never fused; OpenCL turns contraction off).
-      helpers: dialect === "opencl" ? "#pragma OPENCL FP_CONTRACT OFF" : "",
+      helpers: targetOf(dialect).noContract,
       statement: ([y], [from, by, scale, last, lastIndex], i) => {
         const v = floor ? `${mathFn("floor", compute, dialect)}(v)` : "v";
         const ratio = `(${t})(${i}) / ${by}`;
-        const product = dialect === "cuda"
-          ? `${compute === "float64" ? "__dmul_rn" : "__fmul_rn"}(${ratio}, ${scale})`
-          : `(${ratio}) * ${scale}`;
+        const product = targetOf(dialect).roundedOps(compute)?.mul(ratio, scale) ?? `(${ratio}) * ${scale}`;
         return `{ ${t} v = ${product} + ${from};
         if ((${cType("int64", dialect)})(${i}) == ${lastIndex}) v = ${last};
         ${y} = ${castTo(v, out.dtype, dialect)}; }`;

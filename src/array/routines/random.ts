@@ -25,16 +25,8 @@ import { activeBackend } from "../../device/active.ts";
 import { GPUArray } from "../core/gpuarray.ts";
 import type { Shape } from "../core/layout.ts";
 import type { Dialect } from "../../kernel/ctypes.ts";
-import {
-  cType,
-  indexType,
-  kernelHead,
-  literal,
-  mathFn,
-  pointerParam,
-  preamble,
-  threadIds,
-} from "../../codegen/c.ts";
+import type { RoundedOps } from "../../codegen/target.ts";
+import { targetOf } from "../../codegen/targets.ts";
 import { checkOptions } from "../../kernel/options.ts";
 
 /** Options of {@link uniform}. */
@@ -101,10 +93,10 @@ function floatType(dtype: unknown, what: string): FloatType {
 
 /** The device function computing Philox4x32-10 in place on `c` for key `(k0, k1)`. */
 function philoxFunction(dialect: Dialect): string {
-  const u = cType("uint32", dialect);
-  const head = dialect === "cuda" ? "__device__ __forceinline__ void" : "inline void";
-  const mulhi = dialect === "cuda" ? "__umulhi" : "mul_hi";
-  return `${head} cudeno_philox4x32_10(${u} *c, ${u} k0, ${u} k1) {
+  const t = targetOf(dialect);
+  const u = t.cType("uint32");
+  const mulhi = t.mulhi;
+  return `${t.inline} void cudeno_philox4x32_10(${u} *c, ${u} k0, ${u} k1) {
 #pragma unroll
   for (int i = 0; i < 10; i++) {
     if (i > 0) { k0 += 0x9E3779B9u; k1 += 0xBB67AE85u; }
@@ -118,21 +110,21 @@ function philoxFunction(dialect: Dialect): string {
 }`;
 }
 
-/** Rounded `a + b` and `a * b` that the compiler may not fuse into one multiply-add. */
-function exactOps(
-  dtype: FloatType,
-  dialect: Dialect,
-): { add: (a: string, b: string) => string; mul: (a: string, b: string) => string } {
-  if (dialect === "opencl") return { add: (a, b) => `(${a} + ${b})`, mul: (a, b) => `(${a} * ${b})` };
-  const s = dtype === "float32" ? "f" : "d";
-  return { add: (a, b) => `__${s}add_rn(${a}, ${b})`, mul: (a, b) => `__${s}mul_rn(${a}, ${b})` };
+/**
+ * Rounded `a + b` and `a * b` that the compiler may not fuse into one multiply-add: the target's, else
+ * plain operators (the source turns contraction off).
+ */
+function exactOps(dtype: FloatType, dialect: Dialect): RoundedOps {
+  return targetOf(dialect).roundedOps(dtype) ??
+    { add: (a, b) => `(${a} + ${b})`, mul: (a, b) => `(${a} * ${b})` };
 }
 
 /** Statements setting `v[0..per-1]` from the words `c[0..3]`, for the parameters `p0` and `p1`. */
 function valueStatements(kind: Kind, dtype: FloatType, dialect: Dialect): string {
-  const t = cType(dtype, dialect);
+  const target = targetOf(dialect);
+  const t = target.cType(dtype);
   const { add, mul } = exactOps(dtype, dialect);
-  const lit = (x: number) => literal(x, dtype, dialect);
+  const lit = (x: number) => target.literal(x, dtype);
   if (dtype === "float32") {
     const unit = (w: string) => `((${t})(${w} >> 8) * ${lit(2 ** -24)})`;
     if (kind === "uniform") {
@@ -141,9 +133,9 @@ function valueStatements(kind: Kind, dtype: FloatType, dialect: Dialect): string
     return [0, 1].map((p) => {
       const u1 = `(${t})((c[${2 * p}] >> 8) + 1u) * ${lit(2 ** -24)}`;
       return `{
-    const ${t} r = ${mathFn("sqrt", dtype, dialect)}(${lit(-2)} * ${mathFn("log", dtype, dialect)}(${u1}));
+    const ${t} r = ${target.mathFn("sqrt", dtype)}(${lit(-2)} * ${target.mathFn("log", dtype)}(${u1}));
     const ${t} x = ${lit(2)} * ${unit(`c[${2 * p + 1}]`)};
-    ${sinCosPi(dtype, dialect)}
+    ${target.sinCosPi(dtype, "x")}
     v[${2 * p}] = ${add("p0", mul("p1", mul("r", "cs")))};
     v[${2 * p + 1}] = ${add("p0", mul("p1", mul("r", "sn")))};
   }`;
@@ -158,17 +150,10 @@ function valueStatements(kind: Kind, dtype: FloatType, dialect: Dialect): string
   return `{
     const ${t} r = sqrt(-2.0 * log((${bits("c[0]", "c[1]")} + 1.0) * ${lit(2 ** -53)}));
     const ${t} x = 2.0 * (${bits("c[2]", "c[3]")} * ${lit(2 ** -53)});
-    ${sinCosPi(dtype, dialect)}
+    ${target.sinCosPi(dtype, "x")}
     v[0] = ${add("p0", mul("p1", mul("r", "cs")))};
     v[1] = ${add("p0", mul("p1", mul("r", "sn")))};
   }`;
-}
-
-/** Declares `sn = sin(πx)` and `cs = cos(πx)`. */
-function sinCosPi(dtype: FloatType, dialect: Dialect): string {
-  const t = cType(dtype, dialect);
-  if (dialect === "opencl") return `const ${t} sn = sinpi(x), cs = cospi(x);`;
-  return `${t} sn, cs; ${dtype === "float32" ? "sincospif" : "sincospi"}(x, &sn, &cs);`;
 }
 
 /** Numbers each thread draws from one Philox block of four words. */
@@ -185,18 +170,19 @@ function randomSource(
   dtype: FloatType,
   dialect: Dialect,
 ): { name: string; source: string } {
+  const target = targetOf(dialect);
   const per = perThread(dtype);
-  const t = cType(dtype, dialect);
-  const u = cType("uint32", dialect);
-  const ix = indexType(dialect);
-  const { local, group, groupSize } = threadIds(dialect);
+  const t = target.cType(dtype);
+  const u = target.cType("uint32");
+  const ix = target.indexType;
+  const { local, group, groupSize } = target.threadIds;
   const name = `cudeno_${kind}_${dtype}`;
-  const head = [preamble([dtype], dialect), dialect === "opencl" ? "#pragma OPENCL FP_CONTRACT OFF" : ""];
+  const head = [target.preamble([dtype]), target.noContract];
   const source = `${head.filter((line) => line !== "").map((line) => `${line}\n`).join("")}${
     philoxFunction(dialect)
   }
-${kernelHead(dialect)} ${name}(${
-    pointerParam(dtype, "out", dialect)
+${target.kernelHead} ${name}(${
+    target.pointerParam(dtype, "out")
   }, ${ix} n, ${u} k0, ${u} k1, ${t} p0, ${t} p1) {
   const ${ix} block = (${ix})${group} * ${groupSize} + ${local};
   const ${ix} e = block * ${per};
