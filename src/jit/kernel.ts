@@ -8,7 +8,7 @@
 import { DTYPES } from "../kernel/dtype.ts";
 import { checkArgs } from "./args.ts";
 import { INTRINSIC_NAMES } from "./builtins.ts";
-import { geometry } from "./config.ts";
+import { checkLaunchConfig, geometry } from "./config.ts";
 import type { LaunchConfig } from "../kernel/dims.ts";
 import { emit } from "./emit.ts";
 import type { JitArg, JitParam } from "./intrinsics.ts";
@@ -16,7 +16,6 @@ import type { Binding, FunctionIR } from "./ir.ts";
 import { type JitParamInfo, type LaunchMemo, launchOnGpu } from "./gpu.ts";
 import { sha256Hex } from "../kernel/cache.ts";
 import type { Dialect } from "../kernel/ctypes.ts";
-import { dialectNames, isDialect } from "../codegen/targets.ts";
 import { sanitizeName } from "./names.ts";
 import { invokeDevice, simulateKernel } from "./simulate.ts";
 import { translate } from "./translate.ts";
@@ -254,9 +253,9 @@ class Kernel implements JitKernel {
   #generated(dialect: Dialect): { source: string; key: string } {
     let made = this.#sources.get(dialect);
     if (made === undefined) {
-      if (!isDialect(dialect)) {
+      if (dialect !== "cuda" && dialect !== "opencl") {
         throw new TypeError(
-          `Cannot generate kernel "${this.name}": the dialect must be ${dialectNames()}, got ${
+          `Cannot generate kernel "${this.name}": the dialect must be "cuda" or "opencl", got ${
             String(dialect)
           }`,
         );
@@ -278,12 +277,14 @@ class Kernel implements JitKernel {
 
   simulate(config: LaunchConfig, ...args: (number | HostArray)[]): void {
     const failure = `Cannot simulate kernel "${this.name}"`;
+    checkLaunchConfig(config, failure, "simulate");
     simulateKernel(this.#ir, geometry(config, failure), checkArgs(this.#ir.params, args, failure), failure);
   }
 
   /** Bound to the kernel, so `const run = kernel.launch` works too. */
   readonly launch = (config: LaunchConfig, ...args: unknown[]): void => {
     if (this.simulated) return this.simulate(config, ...(args as (number | HostArray)[]));
+    checkLaunchConfig(config, `Cannot launch kernel "${this.name}"`);
     const n = this.params.length;
     if (args.length !== n) {
       throw new TypeError(

@@ -63,7 +63,8 @@ export function openclErrorName(code: number): string {
 }
 
 /**
- * An OpenCL call failed. For a failed build, {@link log} holds the compiler's log.
+ * An OpenCL call failed. For a failed build, {@link log} holds the compiler's log and {@link source}
+ * the program's source.
  *
  * @example
  * ```ts
@@ -85,9 +86,11 @@ export class OpenCLError extends Error {
   readonly call: string;
   /** The build log, for build failures; empty otherwise. */
   readonly log: string;
+  /** The program's source, for build failures (what the log's lines and columns count in); empty otherwise. */
+  readonly source: string;
 
   /** Builds the error for `code` returned by `call`; `detail` is appended to the message. */
-  constructor(code: number, call: string, detail = "", log = "") {
+  constructor(code: number, call: string, detail = "", log = "", source = "") {
     const codeName = openclErrorName(code);
     super(`${call} failed: ${codeName} (${code})${detail}${log === "" ? "" : `\n${log.trimEnd()}`}`);
     this.name = "OpenCLError";
@@ -95,6 +98,7 @@ export class OpenCLError extends Error {
     this.codeName = codeName;
     this.call = call;
     this.log = log;
+    this.source = source;
   }
 }
 

@@ -123,7 +123,7 @@ export class Program {
    * where cudeno can (Linux, main thread); the diagnostics themselves are in {@link buildLog}.
    *
    * @throws {OpenCLError} `CL_BUILD_PROGRAM_FAILURE` carrying the compiler's log in `log` and the
-   * message, naming {@link filename} and the line and column of each error.
+   * message, naming {@link filename} and the line and column of each error, and the source in `source`.
    */
   build(options: string | readonly string[] = []): this {
     const text = typeof options === "string" ? options : options.join(" ");
@@ -137,7 +137,7 @@ export class Program {
     const detail = ` (${this.filename}, options: "${text}")`;
     if (code === CL_BUILD_PROGRAM_FAILURE) {
       const log = devices.map((d) => `${d.name}:\n${this.buildLog(d)}`).join("\n");
-      throw new OpenCLError(code, "clBuildProgram", detail, log);
+      throw new OpenCLError(code, "clBuildProgram", detail, log, this.source);
     }
     checkCL(code, "clBuildProgram", detail);
     this.#built = true;

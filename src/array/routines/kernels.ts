@@ -9,14 +9,15 @@ import type { Backend } from "../../device/backend.ts";
 import { activeBackend } from "../../device/active.ts";
 import { GPUArray } from "../core/gpuarray.ts";
 import { reduceToHost } from "../exec/reduction.ts";
-import { cType, indexType, pointerParam, preamble as dtypePreamble } from "../../codegen/c.ts";
-import { broadcastShapes, showShape } from "../core/layout.ts";
+import { cType, preamble as dtypePreamble } from "../../codegen/c.ts";
+import { broadcastShapes } from "../core/layout.ts";
 import { runLoop } from "../exec/loop.ts";
 import { type KernelParam, parseParameterList } from "../../kernel/signature.ts";
-import { type DType, isDType } from "../../kernel/dtype.ts";
-import type { Dialect } from "../../kernel/ctypes.ts";
+import type { DType } from "../../kernel/dtype.ts";
 import { sha256Hex } from "../../kernel/cache.ts";
 import { withProperties } from "../../kernel/callable.ts";
+import { Placements, Snippet } from "./snippet.ts";
+import { checkElementwiseArguments, readReductionOptions } from "./kernel_arguments.ts";
 
 function readParams(args: string, what: string): KernelParam[] {
   const params = parseParameterList(args, "cuda");
@@ -71,77 +72,6 @@ function checkArguments(
   return { backend: arrays[0]?.backend ?? activeBackend(), arrays };
 }
 
-const escape = (name: string) => name.replace(/[$]/g, "\\$");
-
-/** A user's C snippet over declared parameters, bound to a generated kernel's operands. */
-class Snippet {
-  readonly #params: readonly KernelParam[];
-  readonly #text: string;
-  /** For each pointer parameter: whether the snippet assigns to its element i. */
-  readonly written: readonly boolean[];
-  /** For each pointer parameter: whether the snippet uses it other than as `name[i]`. */
-  readonly raw: readonly boolean[];
-
-  constructor(params: readonly KernelParam[], text: string) {
-    this.#params = params;
-    this.#text = text;
-    const pointers = params.filter((p) => p.pointer);
-    this.written = pointers.map((p) =>
-      new RegExp(`\\b${escape(p.name)}\\s*\\[\\s*i\\s*\\]\\s*([-+*/%&|^]|<<|>>)?=(?!=)`).test(text)
-    );
-    this.raw = pointers.map((p) => new RegExp(`\\b${escape(p.name)}\\b(?!\\s*\\[\\s*i\\s*\\])`).test(text));
-  }
-
-  /**
-   * The snippet with each `x[i]` bound to operand reference `ref[k]`, and declarations that bind the
-   * scalars to `scalar[j]` and raw pointers to `pointer[k]`.
-   */
-  bind(
-    ref: readonly string[],
-    scalar: readonly string[],
-    pointer: readonly string[],
-    dialect: Dialect,
-  ): { locals: string; code: string } {
-    let code = this.#text;
-    let k = 0, j = 0;
-    const locals: string[] = [];
-    for (const p of this.#params) {
-      if (p.pointer) {
-        const at = k++;
-        code = code.replace(new RegExp(`\\b${escape(p.name)}\\s*\\[\\s*i\\s*\\]`, "g"), () => ref[at]!);
-        if (this.raw[at]) {
-          const decl = pointerParam(p.dtype!, p.name, dialect, p.isConst || !this.written[at]).replace(
-            "__restrict__ ",
-            "",
-          );
-          locals.push(`${decl} = ${pointer[at]};`);
-        }
-      } else {
-        locals.push(`const ${cType(p.dtype!, dialect)} ${p.name} = ${scalar[j++]};`);
-      }
-    }
-    return { locals: locals.join(" "), code };
-  }
-
-  /** Checks that the arrays the snippet indexes itself are contiguous arrays of the whole `shape`. */
-  checkRaw(arrays: readonly GPUArray[], shape: readonly number[], what: string): void {
-    arrays.forEach((a, k) => {
-      const whole = a.isContiguous && a.shape.length === shape.length &&
-        a.shape.every((d, i) => d === shape[i]);
-      if (this.raw[k] && !whole) {
-        const p = this.#params.filter((q) => q.pointer)[k]!;
-        throw new TypeError(
-          `Cannot ${what}: argument ${p.name} is a view or broadcast (shape ${
-            showShape(a.shape)
-          } in a loop over ${
-            showShape(shape)
-          }), and the snippet indexes it other than as ${p.name}[i]; pass a contiguous array of the loop's shape`,
-        );
-      }
-    });
-  }
-}
-
 /** The scalar arguments of a call, with their declared dtypes. */
 function scalarArguments(params: readonly KernelParam[], args: readonly unknown[]) {
   return params.filter((p) => !p.pointer).map((p) => ({
@@ -170,9 +100,10 @@ class ElementwiseImpl {
     name = "elementwise_kernel",
     options: { preamble?: string } = {},
   ) {
+    checkElementwiseArguments(args, operation, name, options);
     this.name = identifier(name, "an ElementwiseKernel");
     this.params = readParams(args, `ElementwiseKernel ${name}`);
-    this.#operation = new Snippet(this.params, operation);
+    this.#operation = new Snippet(this.params, operation, "operation");
     this.#preamble = options.preamble ?? "";
     this.#key = `ek:${this.name}:${sha256Hex(args, operation, this.#preamble).slice(0, 16)}`;
   }
@@ -184,22 +115,29 @@ class ElementwiseImpl {
     const shape = broadcastShapes(arrays.map((a) => a.shape), what);
     this.#operation.checkRaw(arrays, shape, what);
     const dialect = arrays[0]!.backend.dialect;
-    runLoop(
-      {
-        key: this.#key,
-        arrays,
-        written: this.#operation.written,
-        scalars: scalarArguments(this.params, args),
-        helpers: `${dtypePreamble(this.params.map((p) => p.dtype!), dialect)}\n${this.#preamble}`,
-        statement: (ref, scalar) => {
-          const pointer = ref.map((r) => r.slice(0, r.indexOf("[")));
-          const { locals, code } = this.#operation.bind(ref, scalar, pointer, dialect);
-          return `{ ${locals} ${code}; }`;
+    const placements = new Placements();
+    try {
+      runLoop(
+        {
+          key: this.#key,
+          arrays,
+          written: this.#operation.written,
+          scalars: scalarArguments(this.params, args),
+          helpers: `${dtypePreamble(this.params.map((p) => p.dtype!), dialect)}\n${
+            this.#preamble === "" ? "" : placements.place("preamble", this.#preamble)
+          }`,
+          statement: (ref, scalar) => {
+            const pointer = ref.map((r) => r.slice(0, r.indexOf("[")));
+            const { locals, code } = this.#operation.bind(ref, scalar, pointer, dialect, placements);
+            return `{ ${locals} ${code}; }`;
+          },
         },
-      },
-      shape,
-      what,
-    );
+        shape,
+        what,
+      );
+    } catch (e) {
+      throw placements.explain(e, `ElementwiseKernel ${this.name}`);
+    }
   }
 }
 
@@ -235,15 +173,16 @@ class ReductionImpl {
    * @throws {TypeError} for an unknown dtype or an argument without a dtype.
    */
   constructor(dtype: DType, options: ReductionOptions) {
-    if (!isDType(dtype)) {
-      throw new TypeError(`Cannot build a ReductionKernel of dtype "${dtype}": unknown dtype`);
-    }
     const name = identifier(options.name ?? "reduce_kernel", "a ReductionKernel");
     this.dtype = dtype;
     this.#name = name;
     this.params = readParams(options.arguments, `ReductionKernel ${name}`);
     this.#options = options;
-    this.#map = new Snippet(this.params, options.map ?? `${this.params.find((p) => p.pointer)!.name}[i]`);
+    this.#map = new Snippet(
+      this.params,
+      options.map ?? `${this.params.find((p) => p.pointer)!.name}[i]`,
+      "map",
+    );
     const hash = sha256Hex(
       dtype,
       options.neutral,
@@ -266,28 +205,34 @@ class ReductionImpl {
     this.#map.checkRaw(arrays, shape, what);
     const dialect = arrays[0]!.backend.dialect;
     const scalars = scalarArguments(this.params, args);
-    const acc = cType(this.dtype, dialect), index = indexType(dialect);
-    const value = reduceToHost(
-      {
-        key: this.#key,
-        arrays,
-        values: scalars.map((s) => s.value),
-        scalars: scalars.map((s) => s.dtype),
-        acc: { dtype: this.dtype, identity: this.#options.neutral },
-        combine: `return (${this.#options.reduce});`,
-        helpers: this.#options.preamble ?? "",
-        out: this.dtype,
-        indexed: true,
-        prologue: (ref, scalar, i, into, pointer) => {
-          const { locals, code } = this.#map.bind(ref, scalar, pointer, dialect);
-          return `{ ${locals} const ${index} i = ${i}; ${into} = (${acc})(${code}); }`;
+    const acc = cType(this.dtype, dialect), index = dialect === "cuda" ? "long long" : "long";
+    const options = this.#options, placements = new Placements();
+    let value;
+    try {
+      value = reduceToHost(
+        {
+          key: this.#key,
+          arrays,
+          values: scalars.map((s) => s.value),
+          scalars: scalars.map((s) => s.dtype),
+          acc: { dtype: this.dtype, identity: placements.place("neutral", options.neutral) },
+          combine: `return (${placements.place("reduce", options.reduce)});`,
+          helpers: options.preamble === undefined ? "" : placements.place("preamble", options.preamble),
+          out: this.dtype,
+          indexed: true,
+          prologue: (ref, scalar, i, into, pointer) => {
+            const { locals, code } = this.#map.bind(ref, scalar, pointer, dialect, placements);
+            return `{ ${locals} const ${index} i = ${i}; ${into} = (${acc})(${code}); }`;
+          },
+          epilogue: (a) => a,
         },
-        epilogue: (a) => a,
-      },
-      shape,
-      what,
-      `ReductionKernel ${this.#name}()`,
-    );
+        shape,
+        what,
+        `ReductionKernel ${this.#name}()`,
+      );
+    } catch (e) {
+      throw placements.explain(e, `ReductionKernel ${this.#name}`);
+    }
     return Number(value);
   }
 }
@@ -365,8 +310,9 @@ export interface ReductionKernel {
 export const ReductionKernel: new (dtype: DType, options: ReductionOptions) => ReductionKernel = function (
   dtype: DType,
   options: ReductionOptions,
+  ...more: unknown[]
 ) {
-  const impl = new ReductionImpl(dtype, options);
+  const impl = new ReductionImpl(dtype, readReductionOptions(dtype, options, more));
   return withProperties((...values: unknown[]) => impl.call(values), {
     dtype: impl.dtype,
     params: impl.params,
