@@ -124,3 +124,24 @@ export interface Backend {
   /** Waits for all queued work. */
   synchronize(): void;
 }
+
+/**
+ * The value of every backend's `worker` field. Structured cloning (`postMessage()`, `structuredClone()`)
+ * copies an object's fields, and cannot copy a symbol: so posting a backend, or a GPUArray (which holds
+ * its backend), to another Worker throws a `DataCloneError` with this text instead of arriving there as
+ * a plain object with no device memory behind it. A Worker has its own backends (`workers` in the array
+ * module's README).
+ *
+ * @example
+ * ```ts
+ * import { WORKER_BOUND } from "./backend.ts";
+ * try {
+ *   structuredClone({ worker: WORKER_BOUND });
+ * } catch (e) {
+ *   console.log((e as Error).message); // Symbol(a GPUArray stays in the Worker that made it: …) could not be cloned.
+ * }
+ * ```
+ */
+export const WORKER_BOUND: unique symbol = Symbol(
+  "a GPUArray stays in the Worker that made it: post arr.get() (a typed array) and make an array of it there with ga.toGpu()",
+);

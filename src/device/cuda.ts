@@ -8,7 +8,13 @@
 
 import * as cuda from "../cuda/mod.ts";
 import { captureOn, capturesInProgress, refuseWhileCapturing } from "../cuda/capturing.ts";
-import type { Backend, BackendBuffer, BackendKernel, KernelSource } from "./backend.ts";
+import {
+  type Backend,
+  type BackendBuffer,
+  type BackendKernel,
+  type KernelSource,
+  WORKER_BOUND,
+} from "./backend.ts";
 import type { Dim3, LaunchConfig } from "../kernel/dims.ts";
 import type { DType } from "../kernel/dtype.ts";
 import { tryGetEnv } from "../../ffi/load.ts";
@@ -86,6 +92,8 @@ class CudaKernel implements BackendKernel {
 /** The CUDA implementation of {@link Backend}. */
 export class CudaBackend implements Backend {
   readonly name = "cuda" as const;
+  /** Makes posting this backend, or an array on it, to another Worker an error ({@link WORKER_BOUND}). */
+  readonly worker: typeof WORKER_BOUND = WORKER_BOUND;
   readonly dialect = "cuda" as const;
   readonly device: string;
   /** The context arrays live in. */

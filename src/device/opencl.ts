@@ -6,7 +6,13 @@
  */
 
 import * as cl from "../opencl/mod.ts";
-import type { Backend, BackendBuffer, BackendKernel, KernelSource } from "./backend.ts";
+import {
+  type Backend,
+  type BackendBuffer,
+  type BackendKernel,
+  type KernelSource,
+  WORKER_BOUND,
+} from "./backend.ts";
 import type { LaunchConfig } from "../kernel/dims.ts";
 import type { DType } from "../kernel/dtype.ts";
 import { currentStream } from "./stream.ts";
@@ -64,6 +70,8 @@ class OpenCLKernel implements BackendKernel {
 /** The OpenCL implementation of {@link Backend}. */
 export class OpenCLBackend implements Backend {
   readonly name = "opencl" as const;
+  /** Makes posting this backend, or an array on it, to another Worker an error ({@link WORKER_BOUND}). */
+  readonly worker: typeof WORKER_BOUND = WORKER_BOUND;
   readonly dialect = "opencl" as const;
   readonly device: string;
   /** The context arrays live in. */

@@ -7,6 +7,7 @@
 import { libopencl } from "../../ffi/opencl.ts";
 import { checkCL, OpenCLError } from "./errors.ts";
 import { infoString, infoU32, infoU64, infoU64Array } from "./info.ts";
+import { enumerating } from "./enumeration.ts";
 
 const PLATFORM = {
   profile: 0x0900,
@@ -233,15 +234,21 @@ export class Platform {
     return this.#string(PLATFORM.extensions).split(/\s+/).filter((e) => e !== "");
   }
 
-  /** The platform's devices of `type` (default all); empty when it has none of that type. */
+  /**
+   * The platform's devices of `type` (default all); empty when it has none of that type. Safe to call
+   * from several Workers at once: one thread of the process enumerates at a time (`enumeration.ts`).
+   */
   getDevices(type: DeviceType = "all"): Device[] {
-    const lib = libopencl.get();
-    const count = new Uint32Array(1);
-    const code = lib.clGetDeviceIDs(this.#handle, DEVICE_TYPES.all, 0, null, count);
-    if (code === CL_DEVICE_NOT_FOUND) return [];
-    checkCL(code, "clGetDeviceIDs");
-    const ids = new BigUint64Array(count[0]!);
-    checkCL(lib.clGetDeviceIDs(this.#handle, DEVICE_TYPES.all, ids.length, ids, null), "clGetDeviceIDs");
+    const ids = enumerating(() => {
+      const lib = libopencl.get();
+      const count = new Uint32Array(1);
+      const code = lib.clGetDeviceIDs(this.#handle, DEVICE_TYPES.all, 0, null, count);
+      if (code === CL_DEVICE_NOT_FOUND) return new BigUint64Array(0);
+      checkCL(code, "clGetDeviceIDs");
+      const ids = new BigUint64Array(count[0]!);
+      checkCL(lib.clGetDeviceIDs(this.#handle, DEVICE_TYPES.all, ids.length, ids, null), "clGetDeviceIDs");
+      return ids;
+    });
     const devices = [...ids].map((id, i) => new Device(this, i, Deno.UnsafePointer.create(id)!));
     return type === "all" ? devices : devices.filter((d) => d.type === type);
   }
@@ -256,7 +263,8 @@ const INSTALL_HINT =
   "install an OpenCL platform: on Debian/Ubuntu `sudo apt-get install pocl-opencl-icd` for the CPU, or your GPU vendor's OpenCL driver (NVIDIA's ships libnvidia-opencl.so.1; its ICD file /etc/OpenCL/vendors/nvidia.icd must name it)";
 
 /**
- * Every OpenCL platform the ICD loader finds.
+ * Every OpenCL platform the ICD loader finds (one thread of the process enumerates at a time, so Workers
+ * starting together all see them).
  *
  * @throws {OpenCLError} `CL_PLATFORM_NOT_FOUND_KHR` with how to install one, when there is none.
  * @example
@@ -266,18 +274,21 @@ const INSTALL_HINT =
  * ```
  */
 export function getPlatforms(): Platform[] {
-  const lib = libopencl.get();
-  const count = new Uint32Array(1);
-  const code = lib.clGetPlatformIDs(0, null, count);
-  if (code === CL_PLATFORM_NOT_FOUND_KHR || (code === 0 && count[0] === 0)) {
-    throw new OpenCLError(
-      CL_PLATFORM_NOT_FOUND_KHR,
-      "clGetPlatformIDs",
-      `: no OpenCL platform is installed; ${INSTALL_HINT}`,
-    );
-  }
-  checkCL(code, "clGetPlatformIDs");
-  const ids = new BigUint64Array(count[0]!);
-  checkCL(lib.clGetPlatformIDs(ids.length, ids, null), "clGetPlatformIDs");
+  const ids = enumerating(() => {
+    const lib = libopencl.get();
+    const count = new Uint32Array(1);
+    const code = lib.clGetPlatformIDs(0, null, count);
+    if (code === CL_PLATFORM_NOT_FOUND_KHR || (code === 0 && count[0] === 0)) {
+      throw new OpenCLError(
+        CL_PLATFORM_NOT_FOUND_KHR,
+        "clGetPlatformIDs",
+        `: no OpenCL platform is installed; ${INSTALL_HINT}`,
+      );
+    }
+    checkCL(code, "clGetPlatformIDs");
+    const ids = new BigUint64Array(count[0]!);
+    checkCL(lib.clGetPlatformIDs(ids.length, ids, null), "clGetPlatformIDs");
+    return ids;
+  });
   return [...ids].map((id, i) => new Platform(i, Deno.UnsafePointer.create(id)!));
 }
