@@ -12,10 +12,16 @@
 import { quietly } from "../kernel/cleanup.ts";
 
 /**
- * How a capture treats calls that are unsafe while capturing (the driver's `CUstreamCaptureMode`):
- * `"global"` (the default, as in CUDA and PyTorch) and `"threadLocal"` refuse allocations,
- * synchronous copies and synchronizing anywhere in the process while the capture runs; `"relaxed"`
- * leaves them to the driver, which allows allocations.
+ * How a capture treats calls that are unsafe while capturing (the driver's `CUstreamCaptureMode`).
+ * `"threadLocal"` (the default; PyTorch's `capture_error_mode="thread_local"`) refuses allocations,
+ * synchronous copies and synchronizing in the capturing thread (the Worker that began the capture, or
+ * the main thread) while the capture runs, and leaves every other Worker alone. `"global"` (the
+ * driver's and PyTorch's default) refuses the same calls in this thread, and makes the driver fail
+ * them in every other thread of the process too, breaking the capture: other Workers, or the files
+ * of `deno test --parallel`, fail. `"relaxed"` leaves them to the driver, which allows allocations.
+ * In every mode, work on the legacy default stream (any thread's) cannot run while a blocking stream
+ * captures (`CUDA_ERROR_STREAM_CAPTURE_IMPLICIT`): capture on a stream made with
+ * `new cuda.Stream({ nonBlocking: true })` where other Workers use the default stream.
  */
 export type CaptureMode = "global" | "threadLocal" | "relaxed";
 

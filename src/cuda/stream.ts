@@ -27,9 +27,9 @@ const CAPTURE_STATUS: readonly CaptureStatus[] = ["none", "active", "invalidated
 /** Options for {@link Stream.beginCapture} and `cuda.capture()`. */
 export interface CaptureOptions {
   /**
-   * Which calls elsewhere are refused while the capture runs (see {@link CaptureMode}). Default
-   * `"global"`: allocations, synchronous copies and synchronizing are refused, with an error naming
-   * the capture.
+   * Which calls are refused while the capture runs, and where (see {@link CaptureMode}). Default
+   * `"threadLocal"`: allocations, synchronous copies and synchronizing in the capturing thread are
+   * refused, with an error naming the capture; other Workers go on.
    */
   readonly mode?: CaptureMode;
 }
@@ -37,10 +37,12 @@ export interface CaptureOptions {
 function captureMode(options: CaptureOptions): CaptureMode {
   if (typeof options !== "object" || options === null) {
     throw new TypeError(
-      `Cannot begin a capture with options ${String(options)}: pass an object such as { mode: "global" }`,
+      `Cannot begin a capture with options ${
+        String(options)
+      }: pass an object such as { mode: "threadLocal" }`,
     );
   }
-  const mode = options.mode ?? "global";
+  const mode = options.mode ?? "threadLocal";
   if (!Object.hasOwn(CAPTURE_MODES, mode)) {
     throw new RangeError(
       `Cannot begin a capture in mode ${JSON.stringify(mode)}: use "global", "threadLocal" or "relaxed"`,

@@ -236,7 +236,7 @@ cudaTest(
       const legacy = (action: string) => ({
         name: "TypeError",
         message: new RegExp(
-          `^Cannot ${action} on the legacy default stream while a stream is capturing \\(capture \\d+, mode "global"\\): run array work inside ga\\.withStream\\(stream, fn\\) with the capturing stream`,
+          `^Cannot ${action} on the legacy default stream while a stream is capturing \\(capture \\d+, mode "threadLocal"\\): run array work inside ga\\.withStream\\(stream, fn\\) with the capturing stream`,
         ),
       });
       assert.throws(() => x.add(1, { out: x }), legacy("launch a kernel"), "outside ga.withStream()");
@@ -313,7 +313,7 @@ cudaTest(
         assert.throws(xor, {
           name: "TypeError",
           message:
-            /^Cannot compile a kernel for its first launch while a stream is capturing \(capture \d+, mode "global"\): run the same work once before the capture begins, so that its kernels are compiled$/,
+            /^Cannot compile a kernel for its first launch while a stream is capturing \(capture \d+, mode "threadLocal"\): run the same work once before the capture begins, so that its kernels are compiled$/,
         });
       });
       assert.equal(stream.captureStatus, "active");
