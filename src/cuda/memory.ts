@@ -8,10 +8,12 @@
 
 import { driver } from "./driver.ts";
 import { Owned, ownership } from "./owned.ts";
-import { checkCuda, CudaError } from "./errors.ts";
+import { checkCuda } from "./errors.ts";
+import { allocateOrExplain } from "./out_of_memory.ts";
 import { type Context, requireContext } from "./context.ts";
 import type { Stream } from "./stream.ts";
 import { quietly } from "../kernel/cleanup.ts";
+import { formatBytes } from "../kernel/bytes.ts";
 import { holdForDefaultStream } from "./holds.ts";
 import {
   type CapturedMemory,
@@ -59,15 +61,6 @@ const captured = ownership<{ ptr: bigint; memory: CapturedMemory }>(({ ptr, memo
 
 /** memAlloc's out-parameter, shared: each call reads it at once (a typed array costs more to make than the call). */
 const addressOut = new BigUint64Array(1);
-
-/** `1.00 KiB`, `2.50 GiB`: a size for messages. */
-export function formatBytes(bytes: number | bigint): string {
-  const n = Number(bytes);
-  if (n >= 2 ** 30) return `${(n / 2 ** 30).toFixed(2)} GiB`;
-  if (n >= 2 ** 20) return `${(n / 2 ** 20).toFixed(2)} MiB`;
-  if (n >= 2 ** 10) return `${(n / 2 ** 10).toFixed(2)} KiB`;
-  return `${n} B`;
-}
 
 /**
  * Memory on the device (PyCUDA's `DeviceAllocation`). Free it with `free()`, a `using` declaration,
@@ -244,8 +237,12 @@ export function memGetInfo(): { free: bigint; total: bigint } {
 /**
  * Allocates `bytes` of device memory in the current context (PyCUDA's `mem_alloc`).
  *
+ * Where the device has no room, the stream-ordered pool's unused memory (what `memAllocAsync` and
+ * arrays freed) is given back to the device and the allocation tried once more.
+ *
  * @throws {RangeError} for a size that is not a positive integer.
- * @throws {CudaError} `CUDA_ERROR_OUT_OF_MEMORY` naming the size asked for and the memory free.
+ * @throws {OutOfMemoryError} (a `CudaError`, `CUDA_ERROR_OUT_OF_MEMORY`) naming the size asked
+ * for, the memory free and what the pool holds.
  * @example
  * ```ts
  * import * as cuda from "@cudeno/cudeno/cuda";
@@ -260,19 +257,8 @@ export function memAlloc(bytes: number | bigint): DeviceAllocation {
   if (size === 0) throw new RangeError("Cannot allocate 0 bytes: memAlloc() needs a size of at least 1 byte");
   refuseWhileCapturing("allocate device memory", ALLOCATE_FIRST);
   const ctx = requireContext("cuMemAlloc_v2");
-  const out = addressOut;
-  const code = driver().cuMemAlloc_v2(out, BigInt(size));
-  if (code === 2) {
-    const { free, total } = memGetInfo();
-    throw new CudaError(
-      code,
-      "cuMemAlloc_v2",
-      `: asked for ${formatBytes(size)} (${size} bytes) with ${formatBytes(free)} free of ${
-        formatBytes(total)
-      }`,
-    );
-  }
-  checkCuda(code, "cuMemAlloc_v2");
+  const out = addressOut, lib = driver();
+  allocateOrExplain("cuMemAlloc_v2", size, ctx, () => lib.cuMemAlloc_v2(out, BigInt(size)));
   return new DeviceAllocation(out[0]!, size, ctx);
 }
 

@@ -39,6 +39,7 @@ export {
 export { memcpyPeer, memcpyPeerAsync, type PeerCopyOptions } from "./peer.ts";
 export { memsetD16, memsetD32, memsetD8 } from "./memset.ts";
 export { memAllocAsync, memPoolUsage, setMemPoolReleaseThreshold } from "./pool.ts";
+export { type MemoryShortage, OutOfMemoryError } from "./out_of_memory.ts";
 export { PagelockedArray, pagelockedEmpty } from "./pinned.ts";
 export { type CaptureOptions, type CaptureStatus, Stream, type StreamOptions } from "./stream.ts";
 export { capture } from "./capture.ts";

@@ -6,15 +6,18 @@
  */
 
 import { driver } from "./driver.ts";
-import { checkCuda, CudaError } from "./errors.ts";
+import { checkCuda } from "./errors.ts";
+import { allocateOrExplain, poolBytes } from "./out_of_memory.ts";
 import { requireContext } from "./context.ts";
 import type { Stream } from "./stream.ts";
 import type { Device } from "./device.ts";
 import { captureOn, capturesInProgress, refuseWhileCapturing } from "./capturing.ts";
-import { ALLOCATE_ON_STREAM, DeviceAllocation, formatBytes, memGetInfo, toSize } from "./memory.ts";
+import { ALLOCATE_ON_STREAM, DeviceAllocation, toSize } from "./memory.ts";
 
 /** The 64-bit out-parameter of every call here, shared: each reads it at once (a typed array costs more to make than the call). */
 const out64 = new BigUint64Array(1);
+/** memAllocAsync's out-parameter (the pool's figures are read into others when it fails). */
+const allocation = new BigUint64Array(1);
 
 /**
  * Device memory from the device's stream-ordered pool (`cuMemAllocAsync`, CUDA 11.2+): usable by work
@@ -27,7 +30,8 @@ const out64 = new BigUint64Array(1);
  * every launch); off the capturing stream, it is refused while a capture is in progress.
  *
  * @throws {TypeError} while a capture is in progress, for an allocation not on the capturing stream.
- * @throws {CudaError} when the device is out of memory.
+ * @throws {OutOfMemoryError} (a `CudaError`, `CUDA_ERROR_OUT_OF_MEMORY`) when the device is out of
+ * memory even so, naming the size asked for, the memory free and what the pool holds.
  * @example
  * ```ts
  * import * as cuda from "@cudeno/cudeno/cuda";
@@ -48,32 +52,15 @@ export function memAllocAsync(bytes: number | bigint, stream?: Stream): DeviceAl
   const ctx = requireContext("cuMemAllocAsync");
   const lib = driver();
   const handle = stream?.unsafeHandle ?? null;
-  let code = lib.cuMemAllocAsync(out64, BigInt(size), handle);
-  if (code === 2 && capturesInProgress === 0) {
-    // The pool may hold freed memory that another size could not reuse: give it back and retry.
-    checkCuda(lib.cuCtxSynchronize(), "cuCtxSynchronize");
-    checkCuda(lib.cuDeviceGetDefaultMemPool(out64, ctx.device.unsafeHandle), "cuDeviceGetDefaultMemPool");
-    checkCuda(lib.cuMemPoolTrimTo(Deno.UnsafePointer.create(out64[0]!), 0n), "cuMemPoolTrimTo");
-    code = lib.cuMemAllocAsync(out64, BigInt(size), handle);
-  }
-  if (code === 2) {
-    const { free, total } = memGetInfo();
-    throw new CudaError(
-      code,
-      "cuMemAllocAsync",
-      `: asked for ${formatBytes(size)} (${size} bytes) with ${formatBytes(free)} free of ${
-        formatBytes(total)
-      }`,
-    );
-  }
-  checkCuda(code, "cuMemAllocAsync");
-  return new DeviceAllocation(out64[0]!, size, ctx, { stream });
+  // The pool may hold freed memory that another size could not reuse: where the device has no room,
+  // that is given back and the allocation tried again.
+  const address = allocation;
+  allocateOrExplain("cuMemAllocAsync", size, ctx, () => lib.cuMemAllocAsync(address, BigInt(size), handle));
+  return new DeviceAllocation(address[0]!, size, ctx, { stream });
 }
 
 /** `CU_MEMPOOL_ATTR_RELEASE_THRESHOLD` (cuda.h's `CUmemPool_attribute`). */
 const RELEASE_THRESHOLD = 4;
-/** `CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT` and `CU_MEMPOOL_ATTR_USED_MEM_CURRENT`. */
-const RESERVED_MEM_CURRENT = 5, USED_MEM_CURRENT = 7;
 
 /**
  * How much unused memory the device's stream-ordered pool keeps for reuse instead of returning it
@@ -112,12 +99,5 @@ export function setMemPoolReleaseThreshold(device: Device, bytes: bigint): void 
  * ```
  */
 export function memPoolUsage(device: Device): { used: bigint; reserved: bigint } {
-  const lib = driver();
-  checkCuda(lib.cuDeviceGetDefaultMemPool(out64, device.unsafeHandle), "cuDeviceGetDefaultMemPool");
-  const pool = Deno.UnsafePointer.create(out64[0]!);
-  const value = new BigUint64Array(1);
-  checkCuda(lib.cuMemPoolGetAttribute(pool, USED_MEM_CURRENT, value), "cuMemPoolGetAttribute");
-  const used = value[0]!;
-  checkCuda(lib.cuMemPoolGetAttribute(pool, RESERVED_MEM_CURRENT, value), "cuMemPoolGetAttribute");
-  return { used, reserved: value[0]! };
+  return poolBytes(device);
 }

@@ -5,14 +5,19 @@
  */
 
 import { libopencl } from "../../ffi/opencl.ts";
-import { checkCL, OpenCLError } from "./errors.ts";
+import { checkCL } from "./errors.ts";
+import {
+  CL_INVALID_BUFFER_SIZE,
+  CL_MEM_OBJECT_ALLOCATION_FAILURE,
+  CL_OUT_OF_RESOURCES,
+  OutOfMemoryError,
+} from "./out_of_memory.ts";
 import type { Context } from "./context.ts";
 import { quietly, safeRegistry } from "../kernel/cleanup.ts";
+import { formatBytes } from "../kernel/bytes.ts";
 
 const ACCESS: Record<BufferAccess, bigint> = { read_write: 1n, write_only: 2n, read_only: 4n };
 const CL_MEM_COPY_HOST_PTR = 32n;
-const CL_MEM_OBJECT_ALLOCATION_FAILURE = -4;
-const CL_INVALID_BUFFER_SIZE = -61;
 
 const buffers = safeRegistry<Deno.PointerObject>((handle) => libopencl.get().clReleaseMemObject(handle));
 
@@ -36,10 +41,6 @@ export interface BufferOptions {
   readonly access?: BufferAccess;
   /** Initial contents, copied in at creation (`CL_MEM_COPY_HOST_PTR`); at most `size` bytes. */
   readonly hostBuf?: ArrayBufferView;
-}
-
-function formatBytes(n: number): string {
-  return n >= 2 ** 20 ? `${(n / 2 ** 20).toFixed(2)} MiB` : `${n} bytes`;
 }
 
 /**
@@ -66,7 +67,9 @@ export class Buffer {
    * Allocates `size` bytes in `context`.
    *
    * @throws {RangeError} for a size that is not a positive integer, or a `hostBuf` larger than it.
-   * @throws {OpenCLError} when the device cannot hold it, naming the size and the device's limit.
+   * @throws {OutOfMemoryError} (an `OpenCLError`) when the device cannot hold it: over the
+   * device's per-buffer limit, or more than the driver can allocate; it names the size, the device's
+   * global memory and its per-buffer limit.
    */
   constructor(context: Context, size: number, options: BufferOptions = {}) {
     if (!Number.isSafeInteger(size) || size <= 0) {
@@ -74,13 +77,8 @@ export class Buffer {
         `Cannot create an OpenCL buffer of ${size} bytes: give a positive integer byte count`,
       );
     }
-    const limit = context.device.maxAllocation;
-    if (BigInt(size) > limit) {
-      throw new RangeError(
-        `Cannot create an OpenCL buffer of ${formatBytes(size)}: ${context.device.name} allows ${
-          formatBytes(Number(limit))
-        } per buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE); split the data`,
-      );
+    if (BigInt(size) > context.device.maxAllocation) {
+      throw new OutOfMemoryError(CL_INVALID_BUFFER_SIZE, "clCreateBuffer", size, context.device);
     }
     const host = options.hostBuf;
     if (host !== undefined && host.byteLength > size) {
@@ -103,15 +101,12 @@ export class Buffer {
       source ?? null,
       err,
     );
-    if (err[0] === CL_MEM_OBJECT_ALLOCATION_FAILURE || err[0] === CL_INVALID_BUFFER_SIZE) {
-      const device = context.device;
-      throw new OpenCLError(
-        err[0]!,
-        "clCreateBuffer",
-        `: asked for ${formatBytes(size)}; ${device.name} allows ${
-          formatBytes(Number(device.maxAllocation))
-        } per buffer and has ${formatBytes(Number(device.globalMemory))} in all`,
-      );
+    const code = err[0]!;
+    if (
+      code === CL_MEM_OBJECT_ALLOCATION_FAILURE || code === CL_OUT_OF_RESOURCES ||
+      code === CL_INVALID_BUFFER_SIZE
+    ) {
+      throw new OutOfMemoryError(code, "clCreateBuffer", size, context.device);
     }
     checkCL(err[0]!, "clCreateBuffer");
     this.context = context;

@@ -7,6 +7,7 @@
 
 import { libopencl } from "../../ffi/opencl.ts";
 import { checkCL } from "./errors.ts";
+import { checkFirstUse } from "./out_of_memory.ts";
 import { Event } from "./event.ts";
 import type { CommandQueue } from "./queue.ts";
 import { type BufferLike, isBufferLike, toBuffer } from "./buffer.ts";
@@ -108,7 +109,9 @@ export function enqueueCopy(
       list,
       out,
     );
-    checkCL(code, write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
+    const call = write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer";
+    checkFirstUse(code, call, () => buf.size, queue.device);
+    checkCL(code, call);
     return finishEvent(queue, out, sequence, array, blocking);
   };
   if (isBufferLike(dst) && ArrayBuffer.isView(src)) return host(true, dst, src);
@@ -132,6 +135,7 @@ export function enqueueCopy(
       list,
       out,
     );
+    checkFirstUse(code, "clEnqueueCopyBuffer", () => d.size + s.size, queue.device);
     checkCL(code, "clEnqueueCopyBuffer");
     return finishEvent(queue, out, sequence, undefined, false);
   }
@@ -189,6 +193,7 @@ export function enqueueFillBuffer(
     null,
     out,
   );
+  checkFirstUse(code, "clEnqueueFillBuffer", () => buf.size, queue.device);
   checkCL(code, "clEnqueueFillBuffer");
   return finishEvent(queue, out, sequence, undefined, false);
 }

@@ -9,10 +9,11 @@
 
 import { libopencl } from "../../ffi/opencl.ts";
 import { checkCL, OpenCLError } from "./errors.ts";
+import { checkFirstUse } from "./out_of_memory.ts";
 import { type InfoQuery, infoU32, infoU64 } from "./info.ts";
 import { Event } from "./event.ts";
 import { CommandQueue } from "./queue.ts";
-import { Buffer, toBuffer } from "./buffer.ts";
+import { Buffer, clBuffer, isBufferLike, toBuffer } from "./buffer.ts";
 import type { Program } from "./program.ts";
 import type { Device } from "./platform.ts";
 import { ArgumentBlock } from "../kernel/args.ts";
@@ -137,6 +138,16 @@ export function makeKernel(program: Program, sig: KernelSignature): Kernel {
     if (slot.kind === "pointer") lastHandle[index] = block.view.getBigUint64(slot.offset, true);
   }
 
+  /** The bytes of the buffers the kernel was last given (what a first launch needs allocated). */
+  function bufferBytes(): number {
+    let bytes = 0;
+    for (const value of last) {
+      if (value instanceof Buffer) bytes += value.size;
+      else if (isBufferLike(value)) bytes += value[clBuffer]().size;
+    }
+    return bytes;
+  }
+
   function deviceLimits(device: Device): { maxGroup: number; maxItems: number[] } {
     let l = limits.get(device.unsafeHandle);
     if (l === undefined) {
@@ -230,6 +241,7 @@ export function makeKernel(program: Program, sig: KernelSignature): Kernel {
       null,
       out,
     );
+    checkFirstUse(code, "clEnqueueNDRangeKernel", bufferBytes, q.device);
     checkCL(code, "clEnqueueNDRangeKernel", ` (kernel ${name})`);
     return out === null ? undefined : new Event(Deno.UnsafePointer.create(out[0]!)!, q, sequence);
   }

@@ -22,6 +22,7 @@
  */
 
 export { checkCL, OpenCLError, openclErrorName } from "./errors.ts";
+export { OutOfMemoryError } from "./out_of_memory.ts";
 export { Device, DEVICE_TYPES, type DeviceType, getPlatforms, Platform } from "./platform.ts";
 export { chooseDevice, Context, createSomeContext } from "./context.ts";
 export { CommandQueue, finish, type QueueOptions, type QueueRecorder } from "./queue.ts";
