@@ -9,6 +9,8 @@ import type { Backend, BackendName } from "./backend.ts";
 import { CudaBackend } from "./cuda.ts";
 import { OpenCLBackend } from "./opencl.ts";
 import { tryGetEnv } from "../../ffi/load.ts";
+import { DeviceAllocation } from "../cuda/memory.ts";
+import { Buffer as CLBuffer } from "../opencl/buffer.ts";
 import { checkOptions } from "../kernel/options.ts";
 
 let active: Backend | undefined;
@@ -22,6 +24,19 @@ function make(name: BackendName, device?: number): Backend {
     made.set(key, backend);
   }
   return backend;
+}
+
+/**
+ * Whether `value` is device memory of any backend (a CUDA `DeviceAllocation`, an OpenCL `Buffer`).
+ *
+ * @example
+ * ```ts
+ * import { isDeviceBuffer } from "./active.ts";
+ * console.log(isDeviceBuffer(new Float32Array(4))); // false
+ * ```
+ */
+export function isDeviceBuffer(value: unknown): boolean {
+  return value instanceof DeviceAllocation || value instanceof CLBuffer;
 }
 
 /**

@@ -8,6 +8,7 @@
 import type { Dialect } from "../kernel/ctypes.ts";
 import type { DType } from "../kernel/dtype.ts";
 import type { LaunchConfig } from "../kernel/dims.ts";
+import type { Gemm } from "./gemm.ts";
 
 /**
  * Device memory of a backend.
@@ -26,6 +27,77 @@ export interface BackendBuffer {
   readonly freed: boolean;
   /** Returns it. Idempotent. */
   free(): void;
+}
+
+/**
+ * The key of the property through which an array of a backend hands a kernel launch its memory
+ * ({@link DeviceArray}), so that launches take arrays without knowing their class.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * import { LAUNCH_ARGUMENT } from "./backend.ts";
+ * console.log(ga.zeros(4)[LAUNCH_ARGUMENT] === ga.zeros(4).buffer); // false: two arrays
+ * ```
+ */
+export const LAUNCH_ARGUMENT: unique symbol = Symbol("cudeno.launchArgument");
+
+/**
+ * An array on a backend, as a kernel launch sees it (`GPUArray` is one).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * import type { DeviceArray } from "./backend.ts";
+ * const a: DeviceArray = ga.zeros(4);
+ * console.log(a.dtype, a.backend.device);
+ * ```
+ */
+export interface DeviceArray {
+  /** The backend its memory is on. */
+  readonly backend: Backend;
+  /** Its element type. */
+  readonly dtype: DType;
+  /**
+   * What a launch passes for it: its buffer where its elements start at the buffer's start and lie
+   * contiguously, else the array itself (the core resolves such a view to its first element, or
+   * says why not).
+   */
+  readonly [LAUNCH_ARGUMENT]: unknown;
+}
+
+/**
+ * Whether `value` is an array a launch can take ({@link DeviceArray}).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * import { isDeviceArray } from "./backend.ts";
+ * console.log(isDeviceArray(ga.zeros(4)), isDeviceArray(new Float32Array(4))); // true false
+ * ```
+ */
+export function isDeviceArray(value: unknown): value is DeviceArray {
+  return typeof value === "object" && value !== null && LAUNCH_ARGUMENT in value;
+}
+
+/**
+ * A vendor BLAS of a backend (cuBLAS on CUDA): matrix products of its dtypes.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const blas: ga.Backend["blas"] = ga.zeros(1).backend.blas;
+ * console.log(blas?.dtypes.includes("float32"));
+ * ```
+ */
+export interface Blas {
+  /** The dtypes its {@link gemm} multiplies. */
+  readonly dtypes: readonly DType[];
+  /**
+   * Runs `g` (of one of {@link dtypes}) on the current stream. Its operands must be ones `blasLayout`
+   * (`gemm.ts`) accepts, with C row-major.
+   */
+  gemm(g: Gemm): void;
 }
 
 /**
@@ -97,6 +169,16 @@ export interface Backend {
   readonly dialect: Dialect;
   /** The device, as `cuda:0 NVIDIA H200` or `opencl:0:0 pthread-...`. */
   readonly device: string;
+  /** Matrix products on the vendor's BLAS (cuBLAS on CUDA); undefined where there is none. */
+  readonly blas?: Blas;
+  /** Where a vendor solver (cuSOLVER on CUDA: factorizations, solves) will go; none yet. */
+  readonly solver?: never;
+  /** Where a vendor FFT (cuFFT on CUDA) will go; none yet. */
+  readonly fft?: never;
+  /** Where a vendor neural-network library (cuDNN on CUDA) will go; none yet. */
+  readonly dnn?: never;
+  /** Whether `value` is device memory of this backend's kind (a buffer its launches take). */
+  owns(value: unknown): boolean;
   /** Whether arrays of `dtype` can live and be computed on here. */
   supports(dtype: DType): boolean;
   /** Allocates `bytes` of device memory. */

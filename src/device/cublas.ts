@@ -8,8 +8,9 @@
  * @module
  */
 
+import type { Blas } from "./backend.ts";
 import type { CudaBackend } from "./cuda.ts";
-import type { Gemm, GemmOperand } from "./gemm.ts";
+import { blasLayout, type Gemm, type GemmOperand } from "./gemm.ts";
 import { type Context, type DeviceAllocation, memAlloc, type Stream } from "../cuda/mod.ts";
 import { capturesInProgress, refuseWhileCapturing } from "../cuda/capturing.ts";
 import {
@@ -25,7 +26,7 @@ import {
   CUDA_R_64F,
   libcublas,
 } from "../../ffi/cublas.ts";
-import type { DType } from "../kernel/dtype.ts";
+import { type DType, DTYPES } from "../kernel/dtype.ts";
 
 /** `cublasStatus_t` names (cublas_api.h). */
 const STATUS_NAMES: Record<number, string> = {
@@ -80,7 +81,7 @@ function check(code: number, call: string): void {
 }
 
 /** The dtypes cuBLAS multiplies here (the others go to the tiled kernel). */
-export const CUBLAS_DTYPES: readonly DType[] = ["float32", "float64", "float16", "bfloat16"];
+const CUBLAS_DTYPES: readonly DType[] = ["float32", "float64", "float16", "bfloat16"];
 
 /**
  * The workspace cuBLAS is given, as NVIDIA recommends in `cublasSetWorkspace`'s documentation (and
@@ -152,33 +153,8 @@ function cublasHandleOn(context: Context, stream: Stream | undefined): Deno.Poin
 const ONE_F32 = new Float32Array([1]), ZERO_F32 = new Float32Array([0]);
 const ONE_F64 = new Float64Array([1]), ZERO_F64 = new Float64Array([0]);
 
-const INT_MAX = 2 ** 31 - 1;
-
-/**
- * How cuBLAS can read a `rows × cols` matrix whose neighbours are `row` and `col` elements apart:
- * row-major (`transposed: false`) or column-major (`transposed: true`) with leading dimension `ld`,
- * or undefined where it cannot (a non-unit inner stride, a zero or negative stride), and the matrix
- * must be copied first. Extents of 1 accept any stride.
- */
-export function blasLayout(
-  rows: number,
-  cols: number,
-  row: number,
-  col: number,
-): { transposed: boolean; ld: number } | undefined {
-  if ((cols === 1 || col === 1) && (rows === 1 || row >= Math.max(1, cols))) {
-    const ld = rows === 1 ? Math.max(1, cols) : row;
-    if (ld <= INT_MAX) return { transposed: false, ld };
-  }
-  if ((rows === 1 || row === 1) && (cols === 1 || col >= Math.max(1, rows))) {
-    const ld = cols === 1 ? Math.max(1, rows) : col;
-    if (ld <= INT_MAX) return { transposed: true, ld };
-  }
-  return undefined;
-}
-
-function pointer(x: GemmOperand): bigint {
-  return (x.array.buffer as DeviceAllocation).ptr + BigInt(x.offset * x.array.itemsize);
+function pointer(x: GemmOperand, itemsize: number): bigint {
+  return (x.buffer as DeviceAllocation).ptr + BigInt(x.offset * itemsize);
 }
 
 /**
@@ -244,13 +220,14 @@ const DATA_TYPE: Partial<Record<DType, number>> = {
  *
  * @throws {CublasError} when cuBLAS fails.
  */
-export function cublasGemm(backend: CudaBackend, g: Gemm): void {
+function cublasGemm(backend: CudaBackend, g: Gemm): void {
   const call = cublasCall(g);
   backend.context.setCurrent();
   const stream = backend.streamFor("multiply matrices");
   const handle = cublasHandleOn(backend.context, stream);
   const lib = libcublas.get();
-  const pa = pointer(call.first), pb = pointer(call.second), pc = pointer(call.c);
+  const size = DTYPES[g.dtype].size;
+  const pa = pointer(call.first, size), pb = pointer(call.second, size), pc = pointer(call.c, size);
   const double = g.dtype === "float64";
   const alpha = double ? ONE_F64 : ONE_F32, beta = double ? ZERO_F64 : ZERO_F32;
   const t = DATA_TYPE[g.dtype]!;
@@ -312,4 +289,19 @@ export function cublasGemm(backend: CudaBackend, g: Gemm): void {
     );
     check(code, "cublasGemmEx");
   }
+}
+
+/**
+ * cuBLAS as the CUDA backend's {@link Blas}: the float dtypes, and {@link Gemm}s run on the backend's
+ * context and current stream.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const blas = ga.zeros(1).backend.blas; // cuBLAS on CUDA, undefined on OpenCL
+ * console.log(blas?.dtypes);
+ * ```
+ */
+export function cublasOf(backend: CudaBackend): Blas {
+  return { dtypes: CUBLAS_DTYPES, gemm: (g) => cublasGemm(backend, g) };
 }

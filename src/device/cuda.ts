@@ -12,6 +12,7 @@ import {
   type Backend,
   type BackendBuffer,
   type BackendKernel,
+  type Blas,
   type KernelSource,
   WORKER_BOUND,
 } from "./backend.ts";
@@ -19,6 +20,7 @@ import type { Dim3, LaunchConfig } from "../kernel/dims.ts";
 import type { DType } from "../kernel/dtype.ts";
 import { tryGetEnv } from "../../ffi/load.ts";
 import { currentStream } from "./stream.ts";
+import { cublasOf } from "./cublas.ts";
 
 /** The fix for array work on the legacy default stream while a capture is in progress. */
 const RECORD_IT =
@@ -96,6 +98,8 @@ export class CudaBackend implements Backend {
   readonly worker: typeof WORKER_BOUND = WORKER_BOUND;
   readonly dialect = "cuda" as const;
   readonly device: string;
+  /** cuBLAS on this backend's context. */
+  readonly blas: Blas = cublasOf(this);
   /** The context arrays live in. */
   readonly context: cuda.Context;
   readonly #kernels = new Map<string, CudaKernel>();
@@ -112,6 +116,10 @@ export class CudaBackend implements Backend {
 
   supports(_dtype: DType): boolean {
     return true;
+  }
+
+  owns(value: unknown): boolean {
+    return value instanceof cuda.DeviceAllocation;
   }
 
   /**

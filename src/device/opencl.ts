@@ -92,6 +92,10 @@ export class OpenCLBackend implements Backend {
     this.#fp16 = d.supportsFloat16;
   }
 
+  owns(value: unknown): boolean {
+    return value instanceof cl.Buffer;
+  }
+
   supports(dtype: DType): boolean {
     if (dtype === "float64") return this.#fp64;
     if (dtype === "float16") return this.#fp16;

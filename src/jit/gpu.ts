@@ -6,11 +6,8 @@
  * @module
  */
 
-import { activeBackend } from "../device/active.ts";
-import type { Backend, BackendKernel } from "../device/backend.ts";
-import { GPUArray } from "../array/core/gpuarray.ts";
-import { DeviceAllocation } from "../cuda/memory.ts";
-import { Buffer as CLBuffer } from "../opencl/buffer.ts";
+import { activeBackend, isDeviceBuffer } from "../device/active.ts";
+import { type Backend, type BackendKernel, isDeviceArray, LAUNCH_ARGUMENT } from "../device/backend.ts";
 import type { Dialect } from "../kernel/ctypes.ts";
 import type { LaunchConfig } from "../kernel/dims.ts";
 import type { DType } from "../kernel/dtype.ts";
@@ -89,7 +86,7 @@ export function launchOnGpu(
     const p = params[i]!;
     if (!p.array) continue;
     const arg = args[i];
-    if (arg instanceof GPUArray) {
+    if (isDeviceArray(arg)) {
       if (arg.dtype !== p.dtype) {
         throw new TypeError(
           `Cannot launch kernel "${kernel.name}": ${p.name} is ${
@@ -103,10 +100,8 @@ export function launchOnGpu(
         );
       }
       backend = arg.backend;
-      // An array that owns its memory (so contiguous from its buffer's start), or a view that is, passes
-      // as its buffer; the core resolves another view to its first element, or says why not.
-      if (arg.base === undefined || (arg.offset === 0 && arg.isContiguous)) args[i] = arg.buffer;
-    } else if (arg instanceof DeviceAllocation || arg instanceof CLBuffer) {
+      args[i] = arg[LAUNCH_ARGUMENT];
+    } else if (isDeviceBuffer(arg)) {
       buffers = true;
     } else {
       throw notAnArray(kernel, p, arg);
@@ -116,8 +111,7 @@ export function launchOnGpu(
   if (buffers) {
     for (let i = 0; i < n; i++) {
       const arg = args[i];
-      const foreign = backend.name === "cuda" ? arg instanceof CLBuffer : arg instanceof DeviceAllocation;
-      if (params[i]!.array && foreign) {
+      if (params[i]!.array && !isDeviceArray(arg) && !backend.owns(arg)) {
         throw new TypeError(
           `Cannot launch kernel "${kernel.name}": ${params[i]!.name} is a ${
             shown(arg)

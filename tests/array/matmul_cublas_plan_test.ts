@@ -12,9 +12,9 @@ import { type MatmulPlan, planMatmul } from "../../src/array/ops/matmul.ts";
 import { type CublasCall, cublasCall } from "../../src/device/cublas.ts";
 import { CUBLAS_OP_N, CUBLAS_OP_T } from "../../ffi/cublas.ts";
 
-function readBuffer(x: ga.GPUArray): Float32Array {
-  const data = new Float32Array(Math.floor(x.buffer.size / 4));
-  x.backend.read(data, x.buffer, 0);
+function readBuffer(buffer: ga.BackendBuffer, backend: ga.Backend): Float32Array {
+  const data = new Float32Array(Math.floor(buffer.size / 4));
+  backend.read(data, buffer, 0);
   return data;
 }
 
@@ -30,7 +30,9 @@ function emulate(plan: MatmulPlan): CublasCall {
     assert.ok(x.batch >= 0, "batch strides are not negative");
   }
   if (g.batch > 1) assert.ok(call.c.batch >= ldc * n, "the products do not overlap");
-  const A = readBuffer(call.first.array), B = readBuffer(call.second.array), C = readBuffer(call.c.array);
+  const backend = plan.out.backend;
+  const A = readBuffer(call.first.buffer, backend), B = readBuffer(call.second.buffer, backend);
+  const C = readBuffer(call.c.buffer, backend);
   const at = (x: Float32Array, off: number, ld: number, op: number, r: number, c: number) =>
     x[off + (op === CUBLAS_OP_N ? r + c * ld : c + r * ld)]!;
   for (let i = 0; i < g.batch; i++) {
@@ -44,7 +46,7 @@ function emulate(plan: MatmulPlan): CublasCall {
       }
     }
   }
-  call.c.array.backend.write(call.c.array.buffer, C, 0);
+  backend.write(call.c.buffer, C, 0);
   plan.writeBack();
   return call;
 }

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Backend, BackendBuffer } from "../../device/backend.ts";
+import { type Backend, type BackendBuffer, type DeviceArray, LAUNCH_ARGUMENT } from "../../device/backend.ts";
 import { activeBackend } from "../../device/active.ts";
 import { type DType, DTYPES, type HostArrayOf, isDType } from "../../kernel/dtype.ts";
 import { devicePointer, type DeviceSpan } from "../../cuda/memory.ts";
@@ -91,7 +91,7 @@ function checkDType(dtype: DType, backend: Backend): void {
  * console.log(y.shape, y.get()); // [3, 2] Float32Array [3, 9, 5, 11, 7, 13]
  * ```
  */
-export class GPUArray<D extends DType = DType> {
+export class GPUArray<D extends DType = DType> implements DeviceArray {
   /** The backend the array lives on. */
   readonly backend: Backend;
   /** The element type. */
@@ -175,6 +175,15 @@ export class GPUArray<D extends DType = DType> {
    */
   get buffer(): BackendBuffer {
     return this.#live().buffer;
+  }
+
+  /**
+   * What a kernel launch passes for the array: its buffer where the array owns its memory or is a
+   * contiguous view from the buffer's start, else the array (the core resolves a view to its first
+   * element, or says why not).
+   */
+  get [LAUNCH_ARGUMENT](): unknown {
+    return this.base === undefined || (this.offset === 0 && this.isContiguous) ? this.buffer : this;
   }
 
   #live(): Storage {

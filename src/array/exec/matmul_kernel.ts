@@ -112,7 +112,7 @@ export function tiledGemm(backend: Backend, g: Gemm): void {
     () => gemmSource(g.dtype, backend.dialect, unitA, unitB),
   );
   const args: unknown[] = [];
-  for (const x of [g.a, g.b, g.c]) args.push(x.array.buffer, x.offset, x.batch, x.row, x.col);
+  for (const x of [g.a, g.b, g.c]) args.push(x.buffer, x.offset, x.batch, x.row, x.col);
   args.push(g.m, g.n, g.k, g.batch);
   kernel.launch({ grid, block: [TILE, TILE] }, args);
 }

@@ -11,7 +11,14 @@
 import type { Dialect } from "../../kernel/ctypes.ts";
 import type { DType } from "../../kernel/dtype.ts";
 import type { LaunchConfig } from "../../kernel/dims.ts";
-import type { Backend, BackendBuffer, BackendKernel, KernelSource } from "../../device/backend.ts";
+import type {
+  Backend,
+  BackendBuffer,
+  BackendKernel,
+  BackendName,
+  KernelSource,
+} from "../../device/backend.ts";
+import { dialectNames, isDialect } from "../../codegen/targets.ts";
 import { GPUArray, viewOf } from "../core/gpuarray.ts";
 import { extent, type Layout } from "../core/layout.ts";
 import { installTraceable } from "../core/methods.ts";
@@ -191,7 +198,7 @@ function layoutOf(a: GPUArray): Layout {
 
 /** A backend that compiles and runs nothing: it keeps the source of each kernel asked for. */
 class SourceRecorder implements Backend {
-  readonly name: "cuda" | "opencl";
+  readonly name: BackendName;
   readonly dialect: Dialect;
   readonly device = "the source recorder";
   readonly kernels = new Map<string, KernelSource>();
@@ -202,6 +209,9 @@ class SourceRecorder implements Backend {
   }
   supports(): boolean {
     return true;
+  }
+  owns(): boolean {
+    return false;
   }
   alloc(bytes: number): BackendBuffer {
     let freed = false;
@@ -297,8 +307,8 @@ export function fuse<F extends (...args: never[]) => unknown>(fn: F, options: Fu
     );
   };
   const source = (dialect: Dialect): string => {
-    if (dialect !== "cuda" && dialect !== "opencl") {
-      throw new TypeError(`Cannot show ${label}'s source in ${String(dialect)}: pass "cuda" or "opencl"`);
+    if (!isDialect(dialect)) {
+      throw new TypeError(`Cannot show ${label}'s source in ${String(dialect)}: pass ${dialectNames()}`);
     }
     if (last === undefined) {
       throw new TypeError(

@@ -17,10 +17,8 @@ import { copyOf } from "../exec/loop.ts";
 import { assign, astype, fill } from "./assign.ts";
 import { type OpOptions, outputFor } from "./ufunc.ts";
 import { broadcastTo, expandDims } from "./views.ts";
-import { type Gemm, type GemmOperand, transposed } from "../../device/gemm.ts";
-import { blasLayout, CUBLAS_DTYPES, cublasGemm } from "../../device/cublas.ts";
+import { blasLayout, type Gemm, type GemmOperand, transposed } from "../../device/gemm.ts";
 import { tiledGemm } from "../exec/matmul_kernel.ts";
-import type { CudaBackend } from "../../device/cuda.ts";
 import { checkOptions } from "../../kernel/options.ts";
 
 const INT_MAX = 2 ** 31 - 1;
@@ -46,7 +44,7 @@ function operandOf(x: GPUArray, batch: readonly number[]): GemmOperand | undefin
   const strides = broadcastStrides(x, [...batch, ...x.shape.slice(-2)], "matmul");
   const step = batchStride(batch, strides.slice(0, nb));
   if (step === undefined) return undefined;
-  return { array: x, offset: x.offset, batch: step, row: strides[nb]!, col: strides[nb + 1]! };
+  return { buffer: x.buffer, offset: x.offset, batch: step, row: strides[nb]!, col: strides[nb + 1]! };
 }
 
 function readsInPlace(x: GemmOperand, rows: number, cols: number): boolean {
@@ -121,7 +119,7 @@ export function matmul<A extends DType, B extends DType>(
   checkOptions(options, "matmul", "{ out }", ["out"]);
   using plan = planMatmul(a, b, options.out);
   if (plan.gemm !== undefined) {
-    if (plan.kernel === "cublas") cublasGemm(a.backend as CudaBackend, plan.gemm);
+    if (plan.kernel === "cublas") a.backend.blas!.gemm(plan.gemm);
     else tiledGemm(a.backend, plan.gemm);
     plan.writeBack();
   }
@@ -213,7 +211,7 @@ export function planMatmul(
         }: its elements overlap; write into a copy() of it`,
       );
     }
-    const use = kernel ?? (backend.name === "cuda" && CUBLAS_DTYPES.includes(dtype) ? "cublas" : "tiled");
+    const use = kernel ?? (backend.blas?.dtypes.includes(dtype) ? "cublas" : "tiled");
     const none = { out, kernel: use, gemm: undefined, writeBack() {}, [Symbol.dispose]: dispose };
     if (out.size === 0) return none;
     if (k === 0) {
