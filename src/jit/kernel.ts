@@ -16,6 +16,7 @@ import type { Binding, FunctionIR } from "./ir.ts";
 import { type JitParamInfo, type LaunchMemo, launchOnGpu } from "./gpu.ts";
 import { sha256Hex } from "../kernel/cache.ts";
 import type { Dialect } from "../kernel/ctypes.ts";
+import { dialectNames, isDialect } from "../codegen/targets.ts";
 import { sanitizeName } from "./names.ts";
 import { invokeDevice, simulateKernel } from "./simulate.ts";
 import { translate } from "./translate.ts";
@@ -253,9 +254,9 @@ class Kernel implements JitKernel {
   #generated(dialect: Dialect): { source: string; key: string } {
     let made = this.#sources.get(dialect);
     if (made === undefined) {
-      if (dialect !== "cuda" && dialect !== "opencl") {
+      if (!isDialect(dialect)) {
         throw new TypeError(
-          `Cannot generate kernel "${this.name}": the dialect must be "cuda" or "opencl", got ${
+          `Cannot generate kernel "${this.name}": the dialect must be ${dialectNames()}, got ${
             String(dialect)
           }`,
         );

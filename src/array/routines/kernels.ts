@@ -9,7 +9,7 @@ import type { Backend } from "../../device/backend.ts";
 import { activeBackend } from "../../device/active.ts";
 import { GPUArray } from "../core/gpuarray.ts";
 import { reduceToHost } from "../exec/reduction.ts";
-import { cType, preamble as dtypePreamble } from "../../codegen/c.ts";
+import { cType, indexType, preamble as dtypePreamble } from "../../codegen/c.ts";
 import { broadcastShapes } from "../core/layout.ts";
 import { runLoop } from "../exec/loop.ts";
 import { type KernelParam, parseParameterList } from "../../kernel/signature.ts";
@@ -205,7 +205,7 @@ class ReductionImpl {
     this.#map.checkRaw(arrays, shape, what);
     const dialect = arrays[0]!.backend.dialect;
     const scalars = scalarArguments(this.params, args);
-    const acc = cType(this.dtype, dialect), index = dialect === "cuda" ? "long long" : "long";
+    const acc = cType(this.dtype, dialect), index = indexType(dialect);
     const options = this.#options, placements = new Placements();
     let value;
     try {
