@@ -14,10 +14,22 @@ function basename(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1);
 }
 
+/** Where `file` (a .cu file) has an OpenCL twin beside it, a line pointing to it; else an empty string. */
+function twinNote(file: string): string {
+  if (!file.endsWith(".cu")) return "";
+  const twin = `${file.slice(0, -3)}.cl`;
+  try {
+    if (!Deno.statSync(twin).isFile) return "";
+  } catch {
+    return "";
+  }
+  return `\nNo GPU? ${twin} is this kernel's OpenCL twin, which runs on any OpenCL device (PoCL on the CPU): cudeno run ${twin}`;
+}
+
 function openDevice(job: KernelJob): { context: cuda.Context; ordinal: number } {
   const why = cuda.unavailableReason();
   if (why !== undefined) {
-    throw new CliFailure(`Cannot run ${job.file}: CUDA is not usable here: ${why}`);
+    throw new CliFailure(`Cannot run ${job.file}: CUDA is not usable here: ${why}${twinNote(job.file)}`);
   }
   const ordinal = job.device?.backend === "cuda" ? job.device.ordinal : defaultCudaOrdinal();
   try {
