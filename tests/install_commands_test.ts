@@ -28,13 +28,25 @@ async function sh(args: string[], env: Record<string, string>, clear = false): P
   return { code: result.code, out: decoder.decode(result.stdout) + decoder.decode(result.stderr) };
 }
 
-/** Runs the script in `home` with this test's Deno on PATH (so nothing is installed from npm). */
+/** Where this machine's OpenCL was found by an override (so the script's check finds it too). */
+const OPENCL_OVERRIDES = Object.fromEntries(
+  ["OCL_ICD_VENDORS", "CUDENO_LIBOPENCL"].flatMap((k) => {
+    const v = Deno.env.get(k);
+    return v === undefined ? [] : [[k, v]];
+  }),
+);
+
+/**
+ * Runs the script in `home` with this test's Deno on PATH, so nothing is installed from npm (nor PoCL
+ * from apt: `sh scripts/test.sh` installed it before the tests ran).
+ */
 function install(home: string, shell: string): Promise<Run> {
   return sh(["sh", `${ROOT}scripts/install-commands.sh`], {
     HOME: home,
     SHELL: shell,
     PATH: `${dirname(Deno.execPath())}:/usr/local/bin:/usr/bin:/bin`,
     DENO_DIR,
+    ...OPENCL_OVERRIDES,
   }, true);
 }
 
