@@ -20,7 +20,17 @@
 
 export { backend, backendDevice, useBackend, type UseBackendOptions } from "../device/active.ts";
 export { currentStream, useStream, withStream } from "../device/stream.ts";
-export type { Backend, BackendBuffer, BackendKernel, BackendName, KernelSource } from "../device/backend.ts";
+export type {
+  Backend,
+  BackendBuffer,
+  BackendKernel,
+  BackendName,
+  Blas,
+  DeviceArray,
+  KernelSource,
+} from "../device/backend.ts";
+export type { Gemm, GemmOperand } from "../device/gemm.ts";
+export { LAUNCH_ARGUMENT } from "../device/backend.ts";
 export type { LaunchConfig } from "../kernel/dims.ts";
 import { GPUArray } from "./core/gpuarray.ts";
 import { installMethods } from "./core/methods.ts";
