@@ -41,11 +41,14 @@ installMethods(GPUArray);
 
 export { empty, emptyLike, GPUArray } from "./core/gpuarray.ts";
 export type { ArrayMethods, HostValue, SumValue } from "./core/methods.ts";
+export type { AxisMethods } from "./core/axis_methods.ts";
+export type { AfterAxis, AxesOptions, AxisArg, AxisOptions, DTypeOptions } from "./core/axis_args.ts";
 export type { ItemValue, NestedList } from "./core/display.ts";
 export type { Layout, Shape } from "./core/layout.ts";
 export type { SliceSpec } from "./core/slicing.ts";
 export {
   arange,
+  type ArangeOptions,
   asarray,
   type DTypeOfArray,
   full,
@@ -57,7 +60,7 @@ export {
   zeros,
   zerosLike,
 } from "./routines/creation.ts";
-export { eye, identity, tri, tril, triu } from "./routines/matrices.ts";
+export { eye, type EyeOptions, identity, tri, tril, triu } from "./routines/matrices.ts";
 export { linspace, type LinspaceOptions, meshgrid, type MeshgridOptions } from "./routines/grids.ts";
 export {
   ascontiguousarray,
@@ -77,13 +80,13 @@ export {
 } from "./ops/views.ts";
 export { assign, astype, fill } from "./ops/assign.ts";
 export { load, loadAsync, save, saveAsync } from "./routines/io.ts";
-export { arraySplit, concatenate, split, stack } from "./routines/join.ts";
+export { arraySplit, concatenate, type JoinOptions, split, stack } from "./routines/join.ts";
 export { pad, type PadOptions, type PadSpec, repeat, tile } from "./routines/repeat.ts";
 export { NpyError } from "../kernel/npy.ts";
 export { clip, type Operand, type OpOptions, where } from "./ops/ufunc.ts";
 export * from "./api/elementwise.ts";
 export type { ElementwiseMethods } from "./api/elementwise_methods.ts";
-export { norm } from "./ops/norm.ts";
+export { norm, type NormOptions } from "./ops/norm.ts";
 export { allclose, type CloseOptions } from "./ops/allclose.ts";
 export * from "./ops/reductions.ts";
 export { logSoftmax, softmax, type SoftmaxOptions } from "./ops/softmax.ts";

@@ -1,9 +1,11 @@
 /**
  * NumPy habits that JavaScript would otherwise ignore: a number, string or boolean where an options
- * object belongs (`cumsum(a, 1)`, `diff(a, 2)`, `linspace(0, 1, 5, false)`) and an order other than C
- * (`flatten("F")`) are TypeErrors that name the call and say what to write, not runs with the
- * defaults that give another result. So are NumPy calls whose form differs here: `where(c)` alone,
- * `clip(a, min)` without a max, and `norm(a, ord)`.
+ * object belongs and the function takes nothing by position there (`unique(a, true)`,
+ * `linspace(0, 1, 5, false)`), and an order other than C (`flatten("F")`), are TypeErrors that name
+ * the call and say what to write, not runs with the defaults that give another result. So are NumPy
+ * calls whose form differs here: `where(c)` alone, `clip(a, min)` without a max, and `norm(a, ord)`.
+ * Where NumPy takes the argument by position (`cumsum(a, 1)`, `diff(a, 2)`, `sort(a, 0)`,
+ * `trace(a, 1)`), it means what NumPy means (tests/array/vocabulary_test.ts checks every form).
  */
 
 import assert from "node:assert/strict";
@@ -19,28 +21,6 @@ eachBackend(
     using a = ga.arange(12).reshape(3, 4);
     using s = ga.arange(4);
     const cases: [string, () => unknown, string, string][] = [
-      ["a.sum(0)", () => (a.sum as Loose)(0), "sum with options 0", "{ axis: 0 }"],
-      ["ga.argmax(a, 1)", () => (ga.argmax as Loose)(a, 1), "argmax with options 1", "{ axis: 0 }"],
-      ["a.cumsum(1)", () => (a.cumsum as Loose)(1), "cumsum with options 1", "{ axis: 0 }"],
-      ["ga.cumprod(a, 0)", () => (ga.cumprod as Loose)(a, 0), "cumprod with options 0", "{ axis: 0 }"],
-      ["ga.diff(a, 2)", () => (ga.diff as Loose)(a, 2), "diff with options 2", "{ n: 2, axis: 0 }"],
-      ["a.sort(0)", () => (a.sort as Loose)(0), "sort with options 0", "{ axis: 0 }"],
-      ["ga.sort(a, 0)", () => (ga.sort as Loose)(a, 0), "sort with options 0", "{ axis: 0 }"],
-      ["ga.argsort(a, 0)", () => (ga.argsort as Loose)(a, 0), "argsort with options 0", "{ axis: 0 }"],
-      [
-        "ga.topk(a, 2, 0)",
-        () => (ga.topk as Loose)(a, 2, 0),
-        "topk with options 0",
-        "{ axis: 0, largest: false }",
-      ],
-      ["ga.softmax(a, 0)", () => (ga.softmax as Loose)(a, 0), "softmax with options 0", "{ axis: 0 }"],
-      ["ga.trace(a, 1)", () => (ga.trace as Loose)(a, 1), "trace with options 1", "{ offset: 1 }"],
-      [
-        "ga.diagonal(a, 1)",
-        () => (ga.diagonal as Loose)(a, 1),
-        "take a diagonal with options 1",
-        "{ offset: 1 }",
-      ],
       [
         "ga.unique(a, true)",
         () => (ga.unique as Loose)(a, true),
@@ -52,12 +32,6 @@ eachBackend(
         () => (ga.searchsorted as Loose)(s, s, "right"),
         'searchsorted with options "right"',
         '{ side: "right" }',
-      ],
-      [
-        "ga.linspace(0, 1, 5, false)",
-        () => (ga.linspace as Loose)(0, 1, 5, false),
-        "call linspace() with options false",
-        "{ endpoint: false }",
       ],
       ["a.add(1, 5)", () => (a.add as Loose)(1, 5), "add with options 5", "{ out }"],
       ["ga.exp(a, 'x')", () => (ga.exp as Loose)(a, "x"), 'exp with options "x"', "{ out }"],
@@ -77,6 +51,48 @@ eachBackend(
         call,
       );
     }
+    assert.throws(() => (ga.linspace as Loose)(0, 1, 5, false), {
+      name: "TypeError",
+      message:
+        "Cannot call linspace() with false after num: NumPy's fourth argument is endpoint; give it by name, { endpoint: false }",
+    });
+  },
+);
+
+eachBackend(
+  "a number where NumPy takes one by position (cumsum(a, 1), diff(a, 2), sort(a, 0), trace(a, 1)) means what NumPy means",
+  () => {
+    using a = ga.asarray([[3, 1, 4, 1], [5, 9, 2, 6], [5, 3, 5, 8]]);
+    const same = (call: string, positional: () => unknown, keyword: () => unknown) => {
+      const [p, k] = [positional(), keyword()];
+      if (p instanceof ga.GPUArray && k instanceof ga.GPUArray) {
+        assert.deepEqual(p.shape, k.shape, `${call}: shape`);
+        assert.deepEqual(p.tolist(), k.tolist(), call);
+        p.free();
+        k.free();
+      } else assert.deepEqual(p, k, call);
+    };
+    same("a.sum(0)", () => a.sum(0), () => a.sum({ axis: 0 }));
+    same("ga.argmax(a, 1)", () => ga.argmax(a, 1), () => ga.argmax(a, { axis: 1 }));
+    same("a.cumsum(1)", () => a.cumsum(1), () => a.cumsum({ axis: 1 }));
+    same("ga.cumprod(a, 0)", () => ga.cumprod(a, 0), () => ga.cumprod(a, { axis: 0 }));
+    same("ga.diff(a, 2)", () => ga.diff(a, 2), () => ga.diff(a, { n: 2 }));
+    same("ga.sort(a, 0)", () => ga.sort(a, 0), () => ga.sort(a, { axis: 0 }));
+    same("ga.argsort(a, 0)", () => ga.argsort(a, 0), () => ga.argsort(a, { axis: 0 }));
+    same("ga.topk(a, 2, 0)", () => ga.topk(a, 2, 0).values, () => ga.topk(a, 2, { axis: 0 }).values);
+    same("ga.softmax(a, 0)", () => ga.softmax(a, 0), () => ga.softmax(a, { axis: 0 }));
+    same("ga.trace(a, 1)", () => ga.trace(a, 1), () => ga.trace(a, { offset: 1 }));
+    same("ga.diagonal(a, 1)", () => ga.diagonal(a, 1), () => ga.diagonal(a, { offset: 1 }));
+    using sorted = a.copy();
+    sorted.sort(0);
+    using want = ga.sort(a, { axis: 0 });
+    assert.deepEqual(sorted.tolist(), want.tolist(), "a.sort(0) sorts in place along axis 0");
+    using column = ga.cumsum(a, 1);
+    assert.deepEqual(
+      column.tolist(),
+      [[3, 4, 8, 9], [5, 14, 16, 22], [5, 8, 13, 21]],
+      "cumsum(a, 1) is along axis 1",
+    );
   },
 );
 

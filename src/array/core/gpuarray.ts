@@ -20,6 +20,7 @@ import {
   showShape,
   sizeOf,
 } from "./layout.ts";
+import { dtypeArg, type DTypeOptions } from "./axis_args.ts";
 import type { ArrayMethods } from "./methods.ts";
 
 /** The memory arrays share: it goes back to the device when the last array holding it lets go. */
@@ -349,27 +350,40 @@ export function sharesMemory(a: GPUArray, b: GPUArray): boolean {
 }
 
 /**
- * An uninitialised array (NumPy's `empty`), float32 unless `dtype` says otherwise.
+ * An uninitialised array (NumPy's `empty`), float32 unless the dtype (by position or as `{ dtype }`)
+ * says otherwise.
  *
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const a = ga.empty([1000, 1000], "float32");
+ * const b = ga.empty([4], { dtype: "int64" });
  * ```
  */
-export function empty<D extends DType = "float32">(shape: Shape, dtype?: D): GPUArray<D> {
-  return new GPUArray(activeBackend(), shape, (dtype ?? "float32") as D);
+export function empty<D extends DType = "float32">(shape: Shape, options?: DTypeOptions<D>): GPUArray<D>;
+/** `empty(shape, dtype)`: the dtype by position. */
+export function empty<D extends DType>(shape: Shape, dtype: D): GPUArray<D>;
+export function empty(shape: Shape, dtype?: unknown): GPUArray {
+  return new GPUArray(activeBackend(), shape, dtypeArg("empty", dtype) ?? "float32");
 }
 
 /**
- * An uninitialised array with `like`'s shape, backend and dtype (or `dtype`).
+ * An uninitialised array with `like`'s shape, backend and dtype (or `dtype`, by position or as
+ * `{ dtype }`).
  *
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const b = ga.emptyLike(ga.zeros([4]));
+ * const c = ga.emptyLike(b, { dtype: "int32" }); // also ga.emptyLike(b, "int32")
  * ```
  */
-export function emptyLike<D extends DType, E extends DType = D>(like: GPUArray<D>, dtype?: E): GPUArray<E> {
-  return new GPUArray(like.backend, like.shape, (dtype ?? like.dtype) as E);
+export function emptyLike<D extends DType, E extends DType = D>(
+  like: GPUArray<D>,
+  options?: DTypeOptions<E>,
+): GPUArray<E>;
+/** `emptyLike(like, dtype)`: the dtype by position. */
+export function emptyLike<D extends DType, E extends DType>(like: GPUArray<D>, dtype: E): GPUArray<E>;
+export function emptyLike(like: GPUArray, dtype?: unknown): GPUArray {
+  return new GPUArray(like.backend, like.shape, dtypeArg("emptyLike", dtype) ?? like.dtype);
 }

@@ -12,6 +12,7 @@ import { type DType, DTYPES } from "../../kernel/dtype.ts";
 import { GPUArray, sharesMemory, viewOf } from "../core/gpuarray.ts";
 import { castTo, indexType, load } from "../../codegen/c.ts";
 import { normalizeAxis, showShape } from "../core/layout.ts";
+import { AXIS, type AxisOptions, optionsOf } from "../core/axis_args.ts";
 import { copyInto, copyOf, runLoop } from "../exec/loop.ts";
 import { fill } from "./assign.ts";
 import { ravel } from "./views.ts";
@@ -160,9 +161,10 @@ export function gather(
  * The elements of `a` at `indices` along `axis` (NumPy's `take`): the result's shape is `a`'s with
  * the axis replaced by the indices' shape. Without an axis, `indices` index the flattened array.
  * Negative indices count from the end. `a` may have any layout (without an axis, a non-contiguous `a`
- * is flattened into a copy first, as NumPy does).
+ * is flattened into a copy first, as NumPy does). The axis is given by position or as `{ axis }`.
  *
- * @throws {RangeError} naming the first index out of range and the axis's extent.
+ * @throws {RangeError} naming the first index out of range and the axis's extent, or for an axis out
+ * of range.
  * @throws {TypeError} for float indices.
  * @example
  * ```ts
@@ -170,10 +172,16 @@ export function gather(
  * const x = ga.asarray([[1, 2, 3], [4, 5, 6]]);
  * console.log(ga.take(x, ga.asarray([2, 0], "int32"), 1).get()); // Float32Array [3, 1, 6, 4]
  * console.log(ga.take(x, [-1, 0]).get()); // Float32Array [6, 1]
+ * const rows = ga.take(x, [1, 1], { axis: 0 }); // also x.take([1, 1], 0)
  * ```
  */
-export function take<D extends DType>(a: GPUArray<D>, indices: Indices, axis?: number): GPUArray<D> {
+export function take<D extends DType>(
+  a: GPUArray<D>,
+  indices: Indices,
+  axis?: number | AxisOptions,
+): GPUArray<D> {
   if (!(a instanceof GPUArray)) throw new TypeError(`Cannot take from ${typeof a}: pass a GPUArray`);
+  axis = optionsOf<AxisOptions>("take", [axis], [AXIS], ["axis"], "{ axis: 0 }").axis;
   return takeWith(
     a,
     indices,

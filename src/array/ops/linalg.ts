@@ -12,13 +12,12 @@ import { showShape } from "../core/layout.ts";
 import type { ResultType } from "../core/dtypes.ts";
 import { callOp, type OpOptions } from "./ufunc.ts";
 import { BINARY } from "./binary_ops.ts";
-import { diagonal, type DiagonalOptions, expandDims, ravel } from "./views.ts";
+import { diagonal, type DiagonalOptions, diagonalOptions, expandDims, ravel } from "./views.ts";
 import { matmul } from "./matmul.ts";
 import { contract } from "./einsum.ts";
 import { flatDot } from "./norm.ts";
 import { sum } from "./reductions.ts";
 import type { SumValue } from "../core/methods.ts";
-import { checkOptions } from "../../kernel/options.ts";
 
 function checkPair(a: unknown, b: unknown, what: string): void {
   if (!(a instanceof GPUArray) || !(b instanceof GPUArray)) {
@@ -141,7 +140,8 @@ export type TraceOptions = DiagonalOptions;
 /**
  * The sum along a diagonal (NumPy's `trace`): of a 2-D array, a host value as {@link sum} gives
  * (an exact bigint for integers); of more dimensions, an array of the sums of the diagonals of the
- * planes of `axis1` and `axis2` (the other axes kept), in the sum's dtype.
+ * planes of `axis1` and `axis2` (the other axes kept), in the sum's dtype. `offset`, `axis1` and
+ * `axis2` are given by position, as NumPy's `trace(a, offset, axis1, axis2)`, or in the options.
  *
  * @throws {RangeError} for an array of fewer than 2 dimensions, or axes out of range.
  * @example
@@ -150,10 +150,18 @@ export type TraceOptions = DiagonalOptions;
  * console.log(ga.trace(ga.asarray([[1, 2], [3, 4]]))); // 5
  * const sums = ga.trace(ga.ones([2, 3, 3]), { axis1: 1, axis2: 2 }) as ga.GPUArray; // 3-D: an array
  * console.log(sums.get()); // Float32Array [3, 3]
+ * console.log(ga.trace(ga.asarray([[1, 2], [3, 4]]), 1)); // 2, the diagonal above; also { offset: 1 }
  * ```
  */
-export function trace<D extends DType>(a: GPUArray<D>, options: TraceOptions = {}): SumValue<D> | GPUArray {
-  checkOptions(options, "trace", "{ offset: 1 }", ["offset", "axis1", "axis2"]);
-  using d = diagonal(a, options);
+export function trace<D extends DType>(a: GPUArray<D>, options?: TraceOptions): SumValue<D> | GPUArray;
+/** `trace(a, offset, axis1, axis2)`, NumPy's positions (options may follow the last one given). */
+export function trace<D extends DType>(
+  a: GPUArray<D>,
+  offset: number,
+  axis1?: number | Omit<TraceOptions, "offset">,
+  axis2?: number | Omit<TraceOptions, "offset" | "axis1">,
+): SumValue<D> | GPUArray;
+export function trace(a: GPUArray, ...args: unknown[]): unknown {
+  using d = diagonal(a, diagonalOptions("trace", args));
   return d.ndim === 1 ? sum(d) : sum(d, { axis: -1 });
 }

@@ -9,10 +9,41 @@ import type { DType } from "../../kernel/dtype.ts";
 import { computeType, cType, literal, load, mathFn } from "../../codegen/c.ts";
 import { resultType } from "../core/dtypes.ts";
 import { GPUArray } from "../core/gpuarray.ts";
-import { showShape } from "../core/layout.ts";
-import { reduceToHost, type Reduction } from "../exec/reduction.ts";
+import { normalizeAxes, showShape } from "../core/layout.ts";
+import { reduceArray, reduceToHost, type Reduction } from "../exec/reduction.ts";
 import { meanType, sumType } from "./reduction_defs.ts";
 import { reshape } from "./views.ts";
+import { AXES, type AxisArg, optionsOf, type Slot } from "../core/axis_args.ts";
+import type { MeanType, Reduced } from "./reduction_types.ts";
+
+/**
+ * Options of {@link norm}: NumPy's `axis` and `keepdims` (also given by position after `ord`, which
+ * must be null: `ga.norm(a, null, 1)`).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const options: ga.NormOptions = { axis: 1, keepdims: true };
+ * const rowNorms = ga.norm(ga.ones([3, 4]), options); // shape [3, 1], each 2
+ * ```
+ */
+export interface NormOptions {
+  /** One axis (the 2-norm of each vector along it) or two (the Frobenius norm of each matrix). */
+  readonly axis?: AxisArg;
+  /** Keep the reduced axes, with extent 1, so the result broadcasts against the input. */
+  readonly keepdims?: boolean;
+}
+
+/** NumPy's positions after the array: `ord` (null here: only the 2-norm), `axis`, `keepdims`. */
+const NORM_SLOTS: readonly Slot[] = [
+  {
+    name: "ord",
+    takes: (v) => v === null || typeof v === "number" || typeof v === "string",
+    what: "ord (null)",
+  },
+  AXES,
+  { name: "keepdims", takes: (v) => typeof v === "boolean", what: "keepdims (a boolean)" },
+];
 
 /**
  * The sum of the products of `arrays`' elements (the squares for one array), accumulated in `sum`'s
@@ -79,26 +110,60 @@ export function flatDot(a: GPUArray, b: GPUArray): number {
 }
 
 /**
- * The Euclidean norm, `sqrt(sum(a * a))`, as a host number: the 2-norm of the flattened array
- * (Frobenius for a matrix). NumPy's other `ord`s are written with the reductions.
+ * The Euclidean norm, `sqrt(sum(a * a))` (NumPy's `norm` with `ord=None`): of the flattened array
+ * (Frobenius for a matrix) a host number; along one axis (the 2-norm of each vector) or two (the
+ * Frobenius norm of each matrix) an array, float64 for integers. The axis and `keepdims` are given in
+ * the options or by NumPy's positions, after `ord`: `norm(a, null, 1, true)`. NumPy's other `ord`s
+ * are written with the reductions.
  *
- * @throws {TypeError} when given an `ord` (`ord`), which this norm does not take.
+ * @throws {TypeError} when given an `ord`, which this norm does not take.
+ * @throws {RangeError} for an axis out of range, or more than two axes.
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * console.log(ga.norm(ga.toGpu(new Float32Array([3, 4])))); // 5
+ * const rows = ga.norm(ga.asarray([[3, 4], [6, 8]]), { axis: 1 }); // [5, 10]; also ga.norm(a, null, 1)
  * ```
  */
-export function norm(a: GPUArray, ord?: never): number {
+export function norm<D extends DType, O extends NormOptions = Record<never, never>>(
+  a: GPUArray<D>,
+  options?: O,
+): Reduced<O, number, MeanType<D>>;
+/** `norm(a, ord, axis, keepdims)`, NumPy's positions; `ord` must be null (or undefined). */
+export function norm<D extends DType>(
+  a: GPUArray<D>,
+  ord: null | undefined,
+  axis: AxisArg,
+  keepdims?: boolean | Omit<NormOptions, "axis">,
+): GPUArray<MeanType<D>>;
+export function norm(a: GPUArray, ...args: unknown[]): unknown {
   if (!(a instanceof GPUArray)) throw new TypeError(`Cannot norm ${typeof a}: pass a GPUArray`);
-  if (ord !== undefined) {
+  const options = optionsOf<NormOptions & { ord?: unknown }>(
+    "norm",
+    args,
+    NORM_SLOTS,
+    ["axis", "keepdims", "ord"],
+    "{ axis: 0 }",
+  );
+  if (options.ord !== undefined && options.ord !== null) {
     throw new TypeError(
       `Cannot norm with ord ${
-        String(ord)
+        String(options.ord)
       }: norm() is the 2-norm of the flattened array (Frobenius for a matrix); write others with the reductions, ga.abs(a).sum() for the 1-norm, ga.abs(a).max() for the max norm`,
+    );
+  }
+  const axes = normalizeAxes(options.axis, a.ndim, "norm");
+  if (options.axis !== undefined && axes.length > 2) {
+    throw new RangeError(
+      `Cannot norm along axes [${
+        String(options.axis)
+      }]: give one axis (vector norms) or two (matrix norms), as NumPy's norm`,
     );
   }
   const out = meanType(a.dtype), d = a.backend.dialect;
   const red = sumOfProducts("norm", [a], out, (acc) => `${mathFn("sqrt", computeType(out), d)}(${acc})`);
-  return Number(reduceToHost(red, a.shape, "norm"));
+  if (options.axis === undefined && options.keepdims !== true) {
+    return Number(reduceToHost(red, a.shape, "norm"));
+  }
+  return reduceArray(red, a.shape, axes, options.keepdims === true, undefined, "norm");
 }

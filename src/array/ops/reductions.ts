@@ -1,6 +1,8 @@
 /**
- * Reductions, NumPy style: `sum(a)` gives a host value, `sum(a, { axis: 0 })` an array. Each runs
- * as one reduction through the generator (`reduction.ts`), reading views in place.
+ * Reductions, NumPy style: `sum(a)` gives a host value, `sum(a, 0)` or `sum(a, { axis: 0 })` an
+ * array (the axis by position or in the options, the other options after it: `sum(a, 0, { keepdims:
+ * true })`). Each runs as one reduction through the generator (`reduction.ts`), reading views in
+ * place.
  *
  * @module
  */
@@ -10,145 +12,54 @@ import { GPUArray } from "../core/gpuarray.ts";
 import { normalizeAxes } from "../core/layout.ts";
 import { reduceArray, reduceToHost } from "../exec/reduction.ts";
 import { builtinReduction, checkElements, type ReduceOp, REDUCTIONS } from "./reduction_defs.ts";
-import type { FloatDType } from "../core/dtypes.ts";
 import type { HostValue, SumValue } from "../core/methods.ts";
 import { asEager, kindOf, needsTag, recordReduce, Traced } from "../fuse/trace.ts";
-import { checkOptions } from "../../kernel/options.ts";
+import { type AfterAxis, AXES, AXIS, type AxisArg, optionsOf } from "../core/axis_args.ts";
+import type { ArgOptions, MeanType, Reduced, ReduceOptions, SumType, VarOptions } from "./reduction_types.ts";
 
-/**
- * Options of reductions.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const rowSums = ga.sum(ga.ones([2, 3]), { axis: 1, keepdims: true }); // shape [2, 1]
- * ```
- */
-export interface ReduceOptions {
-  /** The axes to reduce: a number, a list (negative counts from the end), or absent for all of them. */
-  readonly axis?: number | readonly number[];
-  /** Keep the reduced axes, with extent 1, so the result broadcasts against the input. */
-  readonly keepdims?: boolean;
-  /** Write the result here (its shape and dtype; a view is fine) and return it. */
-  readonly out?: GPUArray;
-}
-
-/**
- * Options of `var` and `std`.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const sampleStd = ga.std(ga.arange(10), { ddof: 1 });
- * ```
- */
-export interface VarOptions extends ReduceOptions {
-  /** Delta degrees of freedom: the sum of squares is divided by `n - ddof`. Default 0. */
-  readonly ddof?: number;
-}
-
-/**
- * Options of `argmin` and `argmax`: one axis, or none for the flat index.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const best = ga.argmax(ga.ones([4, 10]), { axis: 1 }); // int64, shape [4]
- * ```
- */
-export interface ArgOptions {
-  /** The axis to search along; absent: the index into the flattened array. */
-  readonly axis?: number;
-  /** Keep the reduced axis with extent 1. */
-  readonly keepdims?: boolean;
-  /** Write the indices here (int64, the result's shape). */
-  readonly out?: GPUArray;
-}
-
-/**
- * What a reduction returns for options `O`: the host value `H` when they name no axis, `keepdims` or
- * `out` (NumPy's scalar), else a `GPUArray<R>`.
- *
- * @example
- * ```ts
- * import type { Reduced } from "@cudeno/cudeno/array";
- * const v: Reduced<{}, number, "float32"> = 1.5;
- * ```
- */
-export type Reduced<O, H, R extends DType> = O extends
-  { axis: number | readonly number[] } | { keepdims: true } | { out: GPUArray } ? GPUArray<R>
-  : O extends { axis?: undefined; keepdims?: false; out?: undefined } ? H
-  : H | GPUArray<R>;
-
-/**
- * The dtype `sum` and `prod` give for `D`: floats keep theirs, unsigned integers give uint64, other
- * integers and bools int64 (NumPy's accumulation in 64 bits).
- *
- * @example
- * ```ts
- * import type { SumType } from "@cudeno/cudeno/array";
- * const d: SumType<"uint8"> = "uint64";
- * ```
- */
-export type SumType<D extends DType> = D extends FloatDType ? D
-  : D extends "uint8" | "uint16" | "uint32" | "uint64" ? "uint64"
-  : "int64";
-
-/**
- * The dtype `mean`, `var`, `std`, `nanmean` and `logsumexp` give for `D`: floats keep theirs, the rest
- * give float64.
- *
- * @example
- * ```ts
- * import type { MeanType } from "@cudeno/cudeno/array";
- * const d: MeanType<"int32"> = "float64";
- * ```
- */
-export type MeanType<D extends DType> = D extends FloatDType ? D : "float64";
+export type { ArgOptions, MeanType, Reduced, ReduceOptions, SumType, VarOptions } from "./reduction_types.ts";
 
 /** The options of reductions, and of var() and std(). */
 const REDUCE_OPTIONS = ["axis", "keepdims", "out"], VAR_OPTIONS = [...REDUCE_OPTIONS, "ddof"];
 
-function run(
-  op: ReduceOp,
-  a: unknown,
-  options: ReduceOptions | undefined,
-  values: readonly number[] = [],
-): unknown {
-  if (needsTag([a])) return asEager(() => run(op, a, options, values));
-  if (!(a instanceof GPUArray) && !(a instanceof Traced)) {
-    throw new TypeError(`Cannot ${op} ${kindOf(a)}: pass a GPUArray`);
-  }
-  checkOptions(options, op, "{ axis: 0 }", op === "var" || op === "std" ? VAR_OPTIONS : REDUCE_OPTIONS);
-  const def = REDUCTIONS[op];
-  const out = def.out(a.dtype);
-  if (!isDType(out)) throw new TypeError(`Cannot ${op} a ${a.dtype} array: ${out}`);
-  if (a instanceof Traced) return recordReduce(op, a, out, options, values);
-  const axes = normalizeAxes(options?.axis, a.ndim, op);
-  checkElements(op, a.shape, axes, options?.axis === undefined);
-  const red = builtinReduction(op, a, out, values);
-  if (options?.axis === undefined && options?.keepdims !== true && options?.out === undefined) {
-    const value = reduceToHost(red, a.shape, op);
-    return def.host === "number" ? Number(value) : def.host === "boolean" ? value !== 0 : value;
-  }
-  return reduceArray(red, a.shape, axes, options?.keepdims === true, options?.out, op);
-}
-
-function argRun(op: "argmin" | "argmax", a: unknown, options: ArgOptions | undefined): unknown {
-  if (needsTag([a])) return asEager(() => argRun(op, a, options));
-  checkOptions(options, op, "{ axis: 0 }", REDUCE_OPTIONS);
-  if (options !== undefined && typeof options.axis !== "number" && options.axis !== undefined) {
+/** The options of a reduction's call: its axis given by position or in the options, and the rest. */
+function optionsFor(op: ReduceOp, args: readonly unknown[]): VarOptions {
+  const arg = op === "argmin" || op === "argmax";
+  const known = op === "var" || op === "std" ? VAR_OPTIONS : REDUCE_OPTIONS;
+  const options = optionsOf<VarOptions>(op, args, [arg ? AXIS : AXES], known, "{ axis: 0 }");
+  if (arg && typeof options.axis !== "number" && options.axis !== undefined) {
     throw new TypeError(
       `Cannot ${op} along axes [${
         String(options.axis)
       }]: give one axis (a number), or none for the flat index`,
     );
   }
-  return run(op, a, options);
+  return options;
 }
 
-function ddofOf(op: string, options: VarOptions | undefined): number {
-  const ddof = options?.ddof ?? 0;
+function run(op: ReduceOp, a: unknown, args: readonly unknown[]): unknown {
+  if (needsTag([a])) return asEager(() => run(op, a, args));
+  if (!(a instanceof GPUArray) && !(a instanceof Traced)) {
+    throw new TypeError(`Cannot ${op} ${kindOf(a)}: pass a GPUArray`);
+  }
+  const options = optionsFor(op, args);
+  const values = op === "var" || op === "std" ? [ddofOf(op, options)] : [];
+  const def = REDUCTIONS[op];
+  const out = def.out(a.dtype);
+  if (!isDType(out)) throw new TypeError(`Cannot ${op} a ${a.dtype} array: ${out}`);
+  if (a instanceof Traced) return recordReduce(op, a, out, options, values);
+  const axes = normalizeAxes(options.axis, a.ndim, op);
+  checkElements(op, a.shape, axes, options.axis === undefined);
+  const red = builtinReduction(op, a, out, values);
+  if (options.axis === undefined && options.keepdims !== true && options.out === undefined) {
+    const value = reduceToHost(red, a.shape, op);
+    return def.host === "number" ? Number(value) : def.host === "boolean" ? value !== 0 : value;
+  }
+  return reduceArray(red, a.shape, axes, options.keepdims === true, options.out, op);
+}
+
+function ddofOf(op: string, options: VarOptions): number {
+  const ddof = options.ddof ?? 0;
   if (typeof ddof !== "number" || !Number.isFinite(ddof)) {
     throw new TypeError(`Cannot ${op} with ddof ${String(ddof)}: pass a finite number`);
   }
@@ -163,14 +74,22 @@ function ddofOf(op: string, options: VarOptions | undefined): number {
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const x = ga.asarray([[1, 2], [3, 4]]);
- * console.log(ga.sum(x), ga.sum(x, { axis: 0 }).get()); // 10 Float32Array [4, 6]
+ * console.log(ga.sum(x), ga.sum(x, 0).get()); // 10 Float32Array [4, 6]
+ * const rows = x.sum({ axis: 1, keepdims: true }); // shape [2, 1]; also x.sum(1, { keepdims: true })
  * ```
  */
 export function sum<D extends DType, O extends ReduceOptions = Record<never, never>>(
   a: GPUArray<D>,
   options?: O,
-): Reduced<O, SumValue<D>, SumType<D>> {
-  return run("sum", a, options) as Reduced<O, SumValue<D>, SumType<D>>;
+): Reduced<O, SumValue<D>, SumType<D>>;
+/** `sum` along an axis given by position (`sum(a, 0)`, `sum(a, 1, { keepdims: true })`): an array. */
+export function sum<D extends DType>(
+  a: GPUArray<D>,
+  axis: AxisArg,
+  options?: AfterAxis<ReduceOptions>,
+): GPUArray<SumType<D>>;
+export function sum(a: GPUArray, ...args: unknown[]): unknown {
+  return run("sum", a, args);
 }
 
 /**
@@ -185,8 +104,15 @@ export function sum<D extends DType, O extends ReduceOptions = Record<never, nev
 export function prod<D extends DType, O extends ReduceOptions = Record<never, never>>(
   a: GPUArray<D>,
   options?: O,
-): Reduced<O, SumValue<D>, SumType<D>> {
-  return run("prod", a, options) as Reduced<O, SumValue<D>, SumType<D>>;
+): Reduced<O, SumValue<D>, SumType<D>>;
+/** `prod` along an axis given by position (`prod(a, 0)`, `prod(a, 1, { keepdims: true })`): an array. */
+export function prod<D extends DType>(
+  a: GPUArray<D>,
+  axis: AxisArg,
+  options?: AfterAxis<ReduceOptions>,
+): GPUArray<SumType<D>>;
+export function prod(a: GPUArray, ...args: unknown[]): unknown {
+  return run("prod", a, args);
 }
 
 /**
@@ -201,8 +127,15 @@ export function prod<D extends DType, O extends ReduceOptions = Record<never, ne
 export function mean<D extends DType, O extends ReduceOptions = Record<never, never>>(
   a: GPUArray<D>,
   options?: O,
-): Reduced<O, number, MeanType<D>> {
-  return run("mean", a, options) as Reduced<O, number, MeanType<D>>;
+): Reduced<O, number, MeanType<D>>;
+/** `mean` along an axis given by position (`mean(a, 0)`, `mean(a, 1, { keepdims: true })`): an array. */
+export function mean<D extends DType>(
+  a: GPUArray<D>,
+  axis: AxisArg,
+  options?: AfterAxis<ReduceOptions>,
+): GPUArray<MeanType<D>>;
+export function mean(a: GPUArray, ...args: unknown[]): unknown {
+  return run("mean", a, args);
 }
 
 /**
@@ -218,8 +151,15 @@ export function mean<D extends DType, O extends ReduceOptions = Record<never, ne
 export function min<D extends DType, O extends ReduceOptions = Record<never, never>>(
   a: GPUArray<D>,
   options?: O,
-): Reduced<O, HostValue<D>, D> {
-  return run("min", a, options) as Reduced<O, HostValue<D>, D>;
+): Reduced<O, HostValue<D>, D>;
+/** `min` along an axis given by position (`min(a, 0)`, `min(a, 1, { keepdims: true })`): an array. */
+export function min<D extends DType>(
+  a: GPUArray<D>,
+  axis: AxisArg,
+  options?: AfterAxis<ReduceOptions>,
+): GPUArray<D>;
+export function min(a: GPUArray, ...args: unknown[]): unknown {
+  return run("min", a, args);
 }
 
 /**
@@ -235,8 +175,15 @@ export function min<D extends DType, O extends ReduceOptions = Record<never, nev
 export function max<D extends DType, O extends ReduceOptions = Record<never, never>>(
   a: GPUArray<D>,
   options?: O,
-): Reduced<O, HostValue<D>, D> {
-  return run("max", a, options) as Reduced<O, HostValue<D>, D>;
+): Reduced<O, HostValue<D>, D>;
+/** `max` along an axis given by position (`max(a, 0)`, `max(a, 1, { keepdims: true })`): an array. */
+export function max<D extends DType>(
+  a: GPUArray<D>,
+  axis: AxisArg,
+  options?: AfterAxis<ReduceOptions>,
+): GPUArray<D>;
+export function max(a: GPUArray, ...args: unknown[]): unknown {
+  return run("max", a, args);
 }
 
 /**
@@ -253,8 +200,15 @@ export function max<D extends DType, O extends ReduceOptions = Record<never, nev
 export function ptp<D extends DType, O extends ReduceOptions = Record<never, never>>(
   a: GPUArray<D>,
   options?: O,
-): Reduced<O, HostValue<D>, D> {
-  return run("ptp", a, options) as Reduced<O, HostValue<D>, D>;
+): Reduced<O, HostValue<D>, D>;
+/** `ptp` along an axis given by position (`ptp(a, 0)`, `ptp(a, 1, { keepdims: true })`): an array. */
+export function ptp<D extends DType>(
+  a: GPUArray<D>,
+  axis: AxisArg,
+  options?: AfterAxis<ReduceOptions>,
+): GPUArray<D>;
+export function ptp(a: GPUArray, ...args: unknown[]): unknown {
+  return run("ptp", a, args);
 }
 
 /**
@@ -271,8 +225,11 @@ export function ptp<D extends DType, O extends ReduceOptions = Record<never, nev
 export function argmin<O extends ArgOptions = Record<never, never>>(
   a: GPUArray,
   options?: O,
-): Reduced<O, number, "int64"> {
-  return argRun("argmin", a, options) as Reduced<O, number, "int64">;
+): Reduced<O, number, "int64">;
+/** `argmin` along an axis given by position (`argmin(a, 0)`, `argmin(a, 1, { keepdims: true })`): an array. */
+export function argmin(a: GPUArray, axis: number, options?: AfterAxis<ReduceOptions>): GPUArray<"int64">;
+export function argmin(a: GPUArray, ...args: unknown[]): unknown {
+  return run("argmin", a, args);
 }
 
 /**
@@ -289,8 +246,11 @@ export function argmin<O extends ArgOptions = Record<never, never>>(
 export function argmax<O extends ArgOptions = Record<never, never>>(
   a: GPUArray,
   options?: O,
-): Reduced<O, number, "int64"> {
-  return argRun("argmax", a, options) as Reduced<O, number, "int64">;
+): Reduced<O, number, "int64">;
+/** `argmax` along an axis given by position (`argmax(a, 0)`, `argmax(a, 1, { keepdims: true })`): an array. */
+export function argmax(a: GPUArray, axis: number, options?: AfterAxis<ReduceOptions>): GPUArray<"int64">;
+export function argmax(a: GPUArray, ...args: unknown[]): unknown {
+  return run("argmax", a, args);
 }
 
 /**
@@ -305,8 +265,11 @@ export function argmax<O extends ArgOptions = Record<never, never>>(
 export function any<O extends ReduceOptions = Record<never, never>>(
   a: GPUArray,
   options?: O,
-): Reduced<O, boolean, "bool"> {
-  return run("any", a, options) as Reduced<O, boolean, "bool">;
+): Reduced<O, boolean, "bool">;
+/** `any` along an axis given by position (`any(a, 0)`, `any(a, 1, { keepdims: true })`): an array. */
+export function any(a: GPUArray, axis: AxisArg, options?: AfterAxis<ReduceOptions>): GPUArray<"bool">;
+export function any(a: GPUArray, ...args: unknown[]): unknown {
+  return run("any", a, args);
 }
 
 /**
@@ -321,8 +284,11 @@ export function any<O extends ReduceOptions = Record<never, never>>(
 export function all<O extends ReduceOptions = Record<never, never>>(
   a: GPUArray,
   options?: O,
-): Reduced<O, boolean, "bool"> {
-  return run("all", a, options) as Reduced<O, boolean, "bool">;
+): Reduced<O, boolean, "bool">;
+/** `all` along an axis given by position (`all(a, 0)`, `all(a, 1, { keepdims: true })`): an array. */
+export function all(a: GPUArray, axis: AxisArg, options?: AfterAxis<ReduceOptions>): GPUArray<"bool">;
+export function all(a: GPUArray, ...args: unknown[]): unknown {
+  return run("all", a, args);
 }
 
 /**
@@ -338,9 +304,15 @@ export function all<O extends ReduceOptions = Record<never, never>>(
 function variance<D extends DType, O extends VarOptions = Record<never, never>>(
   a: GPUArray<D>,
   options?: O,
-): Reduced<O, number, MeanType<D>> {
-  if (needsTag([a])) return asEager(() => variance(a, options));
-  return run("var", a, options, [ddofOf("var", options)]) as Reduced<O, number, MeanType<D>>;
+): Reduced<O, number, MeanType<D>>;
+/** `var` along an axis given by position (`var(a, 0)`, `var(a, 1, { ddof: 1 })`): an array. */
+function variance<D extends DType>(
+  a: GPUArray<D>,
+  axis: AxisArg,
+  options?: AfterAxis<VarOptions>,
+): GPUArray<MeanType<D>>;
+function variance(a: GPUArray, ...args: unknown[]): unknown {
+  return run("var", a, args);
 }
 export { variance as var };
 
@@ -351,15 +323,21 @@ export { variance as var };
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const x = ga.random.normal([100, 8], { seed: 1 });
- * const z = x.sub(ga.mean(x, { axis: 0, keepdims: true })).div(ga.std(x, { axis: 0, keepdims: true }));
+ * const z = x.sub(ga.mean(x, 0, { keepdims: true })).div(ga.std(x, 0, { keepdims: true }));
  * ```
  */
 export function std<D extends DType, O extends VarOptions = Record<never, never>>(
   a: GPUArray<D>,
   options?: O,
-): Reduced<O, number, MeanType<D>> {
-  if (needsTag([a])) return asEager(() => std(a, options));
-  return run("std", a, options, [ddofOf("std", options)]) as Reduced<O, number, MeanType<D>>;
+): Reduced<O, number, MeanType<D>>;
+/** `std` along an axis given by position (`std(a, 0)`, `std(a, 1, { keepdims: true })`): an array. */
+export function std<D extends DType>(
+  a: GPUArray<D>,
+  axis: AxisArg,
+  options?: AfterAxis<VarOptions>,
+): GPUArray<MeanType<D>>;
+export function std(a: GPUArray, ...args: unknown[]): unknown {
+  return run("std", a, args);
 }
 
 /**
@@ -374,8 +352,15 @@ export function std<D extends DType, O extends VarOptions = Record<never, never>
 export function countNonzero<O extends ReduceOptions = Record<never, never>>(
   a: GPUArray,
   options?: O,
-): Reduced<O, number, "int64"> {
-  return run("countNonzero", a, options) as Reduced<O, number, "int64">;
+): Reduced<O, number, "int64">;
+/** `countNonzero` along an axis given by position (`countNonzero(a, 0)`, `countNonzero(a, 1, { keepdims: true })`): an array. */
+export function countNonzero(
+  a: GPUArray,
+  axis: AxisArg,
+  options?: AfterAxis<ReduceOptions>,
+): GPUArray<"int64">;
+export function countNonzero(a: GPUArray, ...args: unknown[]): unknown {
+  return run("countNonzero", a, args);
 }
 
 /**
@@ -390,8 +375,15 @@ export function countNonzero<O extends ReduceOptions = Record<never, never>>(
 export function nansum<D extends DType, O extends ReduceOptions = Record<never, never>>(
   a: GPUArray<D>,
   options?: O,
-): Reduced<O, SumValue<D>, SumType<D>> {
-  return run("nansum", a, options) as Reduced<O, SumValue<D>, SumType<D>>;
+): Reduced<O, SumValue<D>, SumType<D>>;
+/** `nansum` along an axis given by position (`nansum(a, 0)`, `nansum(a, 1, { keepdims: true })`): an array. */
+export function nansum<D extends DType>(
+  a: GPUArray<D>,
+  axis: AxisArg,
+  options?: AfterAxis<ReduceOptions>,
+): GPUArray<SumType<D>>;
+export function nansum(a: GPUArray, ...args: unknown[]): unknown {
+  return run("nansum", a, args);
 }
 
 /**
@@ -406,8 +398,15 @@ export function nansum<D extends DType, O extends ReduceOptions = Record<never, 
 export function nanmean<D extends DType, O extends ReduceOptions = Record<never, never>>(
   a: GPUArray<D>,
   options?: O,
-): Reduced<O, number, MeanType<D>> {
-  return run("nanmean", a, options) as Reduced<O, number, MeanType<D>>;
+): Reduced<O, number, MeanType<D>>;
+/** `nanmean` along an axis given by position (`nanmean(a, 0)`, `nanmean(a, 1, { keepdims: true })`): an array. */
+export function nanmean<D extends DType>(
+  a: GPUArray<D>,
+  axis: AxisArg,
+  options?: AfterAxis<ReduceOptions>,
+): GPUArray<MeanType<D>>;
+export function nanmean(a: GPUArray, ...args: unknown[]): unknown {
+  return run("nanmean", a, args);
 }
 
 /**
@@ -423,8 +422,15 @@ export function nanmean<D extends DType, O extends ReduceOptions = Record<never,
 export function nanmin<D extends DType, O extends ReduceOptions = Record<never, never>>(
   a: GPUArray<D>,
   options?: O,
-): Reduced<O, HostValue<D>, D> {
-  return run("nanmin", a, options) as Reduced<O, HostValue<D>, D>;
+): Reduced<O, HostValue<D>, D>;
+/** `nanmin` along an axis given by position (`nanmin(a, 0)`, `nanmin(a, 1, { keepdims: true })`): an array. */
+export function nanmin<D extends DType>(
+  a: GPUArray<D>,
+  axis: AxisArg,
+  options?: AfterAxis<ReduceOptions>,
+): GPUArray<D>;
+export function nanmin(a: GPUArray, ...args: unknown[]): unknown {
+  return run("nanmin", a, args);
 }
 
 /**
@@ -440,8 +446,15 @@ export function nanmin<D extends DType, O extends ReduceOptions = Record<never, 
 export function nanmax<D extends DType, O extends ReduceOptions = Record<never, never>>(
   a: GPUArray<D>,
   options?: O,
-): Reduced<O, HostValue<D>, D> {
-  return run("nanmax", a, options) as Reduced<O, HostValue<D>, D>;
+): Reduced<O, HostValue<D>, D>;
+/** `nanmax` along an axis given by position (`nanmax(a, 0)`, `nanmax(a, 1, { keepdims: true })`): an array. */
+export function nanmax<D extends DType>(
+  a: GPUArray<D>,
+  axis: AxisArg,
+  options?: AfterAxis<ReduceOptions>,
+): GPUArray<D>;
+export function nanmax(a: GPUArray, ...args: unknown[]): unknown {
+  return run("nanmax", a, args);
 }
 
 /**
@@ -457,6 +470,13 @@ export function nanmax<D extends DType, O extends ReduceOptions = Record<never, 
 export function logsumexp<D extends DType, O extends ReduceOptions = Record<never, never>>(
   a: GPUArray<D>,
   options?: O,
-): Reduced<O, number, MeanType<D>> {
-  return run("logsumexp", a, options) as Reduced<O, number, MeanType<D>>;
+): Reduced<O, number, MeanType<D>>;
+/** `logsumexp` along an axis given by position (`logsumexp(a, 0)`, `logsumexp(a, 1, { keepdims: true })`): an array. */
+export function logsumexp<D extends DType>(
+  a: GPUArray<D>,
+  axis: AxisArg,
+  options?: AfterAxis<ReduceOptions>,
+): GPUArray<MeanType<D>>;
+export function logsumexp(a: GPUArray, ...args: unknown[]): unknown {
+  return run("logsumexp", a, args);
 }

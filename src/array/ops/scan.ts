@@ -22,7 +22,7 @@ import { moveaxis, ravel, reshape } from "./views.ts";
 import { keptScratch } from "../../device/stream.ts";
 import { targetOf } from "../../codegen/targets.ts";
 import { SCAN_BLOCK, type ScanKernel, type ScanPlan, scanSource, tileSize } from "../exec/scan_source.ts";
-import { checkOptions } from "../../kernel/options.ts";
+import { type AfterAxis, AXIS, numberSlot, optionsOf } from "../core/axis_args.ts";
 
 /** What a scan computes: the operation, the accumulator's and the output's dtypes, and what it scans. */
 export interface ScanRequest {
@@ -245,7 +245,10 @@ export function scanAlong(
  * ```
  */
 export interface ScanOptions {
-  /** The axis to accumulate along; none: over the flattened array (C order), giving a 1-D result. */
+  /**
+   * The axis to accumulate along (also given by position: `ga.cumsum(a, 1)`); none: over the
+   * flattened array (C order), giving a 1-D result.
+   */
   readonly axis?: number;
   /** The result's dtype (the elements are converted to it first); by default NumPy's, {@link SumType}. */
   readonly dtype?: DType;
@@ -261,9 +264,9 @@ function accumulatorOf(out: DType): DType {
   return kind === "uint" ? "uint32" : "int32";
 }
 
-function accumulate(op: "sum" | "prod", a: GPUArray, options: ScanOptions, what: string): GPUArray {
-  checkOptions(options, what, "{ axis: 0 }", ["axis", "dtype", "out"]);
+function accumulate(op: "sum" | "prod", a: GPUArray, args: readonly unknown[], what: string): GPUArray {
   if (!(a instanceof GPUArray)) throw new TypeError(`Cannot ${what} ${typeof a}: pass a GPUArray`);
+  const options = optionsOf<ScanOptions>(what, args, [AXIS], ["axis", "dtype", "out"], "{ axis: 0 }");
   const out = options.dtype ?? sumType(a.dtype);
   if (!isDType(out)) throw new TypeError(`Cannot ${what} into dtype "${out}": use a dtype cudeno knows`);
   let x: GPUArray, axis: number;
@@ -293,11 +296,19 @@ function accumulate(op: "sum" | "prod", a: GPUArray, options: ScanOptions, what:
  * import * as ga from "@cudeno/cudeno/array";
  * const x = ga.asarray([[1, 2, 3], [4, 5, 6]], "int32");
  * console.log(ga.cumsum(x).get()); // BigInt64Array [1n, 3n, 6n, 10n, 15n, 21n]
- * console.log(ga.cumsum(x, { axis: 0 }).get()); // [1n, 2n, 3n, 5n, 7n, 9n]
+ * console.log(ga.cumsum(x, 0).get()); // [1n, 2n, 3n, 5n, 7n, 9n]; also ga.cumsum(x, { axis: 0 }), x.cumsum(0)
+ * const f = ga.cumsum(x, 1, { dtype: "float64" }); // options may follow the axis
  * ```
  */
-export function cumsum<D extends DType>(a: GPUArray<D>, options: ScanOptions = {}): GPUArray<SumType<D>> {
-  return accumulate("sum", a, options, "cumsum") as GPUArray<SumType<D>>;
+export function cumsum<D extends DType>(a: GPUArray<D>, options?: ScanOptions): GPUArray<SumType<D>>;
+/** `cumsum` along an axis given by position (`cumsum(a, 1)`, `cumsum(a, 1, { out })`). */
+export function cumsum<D extends DType>(
+  a: GPUArray<D>,
+  axis: number,
+  options?: AfterAxis<ScanOptions>,
+): GPUArray<SumType<D>>;
+export function cumsum(a: GPUArray, ...args: unknown[]): GPUArray {
+  return accumulate("sum", a, args, "cumsum");
 }
 
 /**
@@ -309,10 +320,18 @@ export function cumsum<D extends DType>(a: GPUArray<D>, options: ScanOptions = {
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * console.log(ga.cumprod(ga.asarray([1, 2, 3, 4])).get()); // Float32Array [1, 2, 6, 24]
+ * const rows = ga.cumprod(ga.ones([2, 3]), 1); // along axis 1; also { axis: 1 }
  * ```
  */
-export function cumprod<D extends DType>(a: GPUArray<D>, options: ScanOptions = {}): GPUArray<SumType<D>> {
-  return accumulate("prod", a, options, "cumprod") as GPUArray<SumType<D>>;
+export function cumprod<D extends DType>(a: GPUArray<D>, options?: ScanOptions): GPUArray<SumType<D>>;
+/** `cumprod` along an axis given by position (`cumprod(a, 1)`, `cumprod(a, 1, { out })`). */
+export function cumprod<D extends DType>(
+  a: GPUArray<D>,
+  axis: number,
+  options?: AfterAxis<ScanOptions>,
+): GPUArray<SumType<D>>;
+export function cumprod(a: GPUArray, ...args: unknown[]): GPUArray {
+  return accumulate("prod", a, args, "cumprod");
 }
 
 /**
@@ -325,9 +344,9 @@ export function cumprod<D extends DType>(a: GPUArray<D>, options: ScanOptions = 
  * ```
  */
 export interface DiffOptions {
-  /** How many times to take differences. Default 1. */
+  /** How many times to take differences (also NumPy's first positional: `ga.diff(a, 2)`). Default 1. */
   readonly n?: number;
-  /** The axis. Default -1, the last. */
+  /** The axis (also NumPy's second positional: `ga.diff(a, 1, 0)`). Default -1, the last. */
   readonly axis?: number;
 }
 
@@ -340,12 +359,22 @@ export interface DiffOptions {
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * console.log(ga.diff(ga.asarray([1, 4, 9, 16])).get()); // Float32Array [3, 5, 7]
- * console.log(ga.diff(ga.asarray([1, 4, 9, 16]), { n: 2 }).get()); // Float32Array [2, 2]
+ * console.log(ga.diff(ga.asarray([1, 4, 9, 16]), { n: 2 }).get()); // Float32Array [2, 2]; also diff(a, 2)
+ * const down = ga.diff(ga.ones([3, 2]), 1, 0); // NumPy's diff(a, n, axis): along axis 0
  * ```
  */
-export function diff<D extends DType>(a: GPUArray<D>, options: DiffOptions = {}): GPUArray<D> {
+export function diff<D extends DType>(a: GPUArray<D>, options?: DiffOptions): GPUArray<D>;
+/** `diff(a, n, axis)` with NumPy's positions: `n` first, then the axis. */
+export function diff<D extends DType>(a: GPUArray<D>, n?: number, axis?: number): GPUArray<D>;
+export function diff<D extends DType>(a: GPUArray<D>, ...args: unknown[]): GPUArray<D> {
   if (!(a instanceof GPUArray)) throw new TypeError(`Cannot diff ${typeof a}: pass a GPUArray`);
-  checkOptions(options, "diff", "{ n: 2, axis: 0 }", ["n", "axis"]);
+  const options = optionsOf<DiffOptions>(
+    "diff",
+    args,
+    [numberSlot("n"), AXIS],
+    ["n", "axis"],
+    "{ n: 2, axis: 0 }",
+  );
   if (a.ndim === 0) throw new RangeError("Cannot diff a 0-d array: it needs at least one dimension");
   const n = options.n ?? 1;
   if (!Number.isInteger(n) || n < 0) {

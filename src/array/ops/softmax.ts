@@ -16,7 +16,7 @@ import type { RowStage } from "../exec/row_source.ts";
 import { runRows } from "../exec/rows.ts";
 import { outputFor } from "./ufunc.ts";
 import { mathType } from "./elementwise.ts";
-import { checkOptions } from "../../kernel/options.ts";
+import { type AfterAxis, AXIS, optionsOf } from "../core/axis_args.ts";
 
 /**
  * Options of `softmax` and `logSoftmax`.
@@ -28,18 +28,21 @@ import { checkOptions } from "../../kernel/options.ts";
  * ```
  */
 export interface SoftmaxOptions {
-  /** The axis the values are normalised along (negative counts from the end). Default -1. */
+  /**
+   * The axis the values are normalised along (negative counts from the end; also given by position:
+   * `ga.softmax(a, 0)`). Default -1.
+   */
   readonly axis?: number;
   /** Write the result here (the input's shape, the result's dtype; a view is fine, or the input itself). */
   readonly out?: GPUArray;
 }
 
-function run(log: boolean, a: unknown, options: SoftmaxOptions = {}): GPUArray {
+function run(log: boolean, a: unknown, args: readonly unknown[]): GPUArray {
   const what = log ? "logSoftmax" : "softmax";
-  checkOptions(options, what, "{ axis: 0 }", ["axis", "out"]);
   if (!(a instanceof GPUArray)) {
     throw new TypeError(`Cannot ${what} ${a === null ? "null" : typeof a}: pass a GPUArray`);
   }
+  const options = optionsOf<SoftmaxOptions>(what, args, [AXIS], ["axis", "out"], "{ axis: 0 }");
   const axis = normalizeAxis(options.axis ?? -1, a.ndim, what);
   const outType = mathType(a.dtype);
   const result = outputFor(a, a.shape, outType, options.out, what);
@@ -90,12 +93,19 @@ function run(log: boolean, a: unknown, options: SoftmaxOptions = {}): GPUArray {
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const logits = ga.random.normal([512, 1000], { seed: 1 });
- * const p = ga.softmax(logits, { axis: 1 });
- * const pred = ga.argmax(p, { axis: 1 }); // int64 [512]
+ * const p = ga.softmax(logits, 1); // also ga.softmax(logits, { axis: 1 }), logits.softmax(1)
+ * const pred = ga.argmax(p, 1); // int64 [512]
  * ```
  */
-export function softmax<D extends DType>(a: GPUArray<D>, options?: SoftmaxOptions): GPUArray<FloatResult<D>> {
-  return run(false, a, options) as GPUArray<FloatResult<D>>;
+export function softmax<D extends DType>(a: GPUArray<D>, options?: SoftmaxOptions): GPUArray<FloatResult<D>>;
+/** `softmax` along an axis given by position (`softmax(a, 0)`, `softmax(a, 0, { out })`). */
+export function softmax<D extends DType>(
+  a: GPUArray<D>,
+  axis: number,
+  options?: AfterAxis<SoftmaxOptions>,
+): GPUArray<FloatResult<D>>;
+export function softmax(a: GPUArray, ...args: unknown[]): GPUArray {
+  return run(false, a, args);
 }
 
 /**
@@ -107,11 +117,19 @@ export function softmax<D extends DType>(a: GPUArray<D>, options?: SoftmaxOption
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const logp = ga.logSoftmax(ga.asarray([[1, 2, 3]])); // [[-2.408, -1.408, -0.408]]
+ * const columns = ga.logSoftmax(ga.asarray([[1, 2], [3, 4]]), 0); // along axis 0
  * ```
  */
 export function logSoftmax<D extends DType>(
   a: GPUArray<D>,
   options?: SoftmaxOptions,
-): GPUArray<FloatResult<D>> {
-  return run(true, a, options) as GPUArray<FloatResult<D>>;
+): GPUArray<FloatResult<D>>;
+/** `logSoftmax` along an axis given by position (`logSoftmax(a, 0)`, `logSoftmax(a, 0, { out })`). */
+export function logSoftmax<D extends DType>(
+  a: GPUArray<D>,
+  axis: number,
+  options?: AfterAxis<SoftmaxOptions>,
+): GPUArray<FloatResult<D>>;
+export function logSoftmax(a: GPUArray, ...args: unknown[]): GPUArray {
+  return run(true, a, args);
 }

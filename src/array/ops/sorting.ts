@@ -15,7 +15,7 @@ import { moveaxis, reshape, slice } from "./views.ts";
 import { assign } from "./assign.ts";
 import { sortRows } from "../exec/radix.ts";
 import { outputFor } from "./ufunc.ts";
-import { checkOptions } from "../../kernel/options.ts";
+import { type AfterAxis, AXIS, AXIS_OR_NULL, optionsOf, type Slot } from "../core/axis_args.ts";
 
 /**
  * Options of {@link sort} and {@link argsort}.
@@ -27,7 +27,10 @@ import { checkOptions } from "../../kernel/options.ts";
  * ```
  */
 export interface SortOptions {
-  /** The axis to sort along (default -1, the last); `null` sorts the flattened array (`axis=None`). */
+  /**
+   * The axis to sort along (default -1, the last; also given by position: `ga.sort(a, 0)`); `null`
+   * sorts the flattened array (`axis=None`).
+   */
   readonly axis?: number | null;
   /** Where the result goes: an array of its shape and dtype (any layout; the input itself too). */
   readonly out?: GPUArray;
@@ -151,11 +154,19 @@ function sortAlong(
  * import * as ga from "@cudeno/cudeno/array";
  * const s = ga.sort(ga.asarray([[3, 1, 2], [0, NaN, -1]])); // [[1, 2, 3], [-1, 0, NaN]]
  * console.log(s.get());
+ * const columns = ga.sort(ga.asarray([[3, 1], [0, 2]]), 0); // along axis 0; also { axis: 0 }
  * ```
  */
-export function sort<D extends DType>(a: GPUArray<D>, options: SortOptions = {}): GPUArray<D> {
+export function sort<D extends DType>(a: GPUArray<D>, options?: SortOptions): GPUArray<D>;
+/** `sort` along an axis given by position (`sort(a, 0)`, `sort(a, null)`, `sort(a, 0, { out })`). */
+export function sort<D extends DType>(
+  a: GPUArray<D>,
+  axis: number | null,
+  options?: AfterAxis<SortOptions>,
+): GPUArray<D>;
+export function sort<D extends DType>(a: GPUArray<D>, ...args: unknown[]): GPUArray<D> {
   checkArray(a, "sort");
-  checkOptions(options, "sort", "{ axis: 0 }", ["axis", "out"]);
+  const options = optionsOf<SortOptions>("sort", args, [AXIS_OR_NULL], ["axis", "out"], "{ axis: 0 }");
   const axis = options.axis === undefined ? -1 : options.axis;
   return sortAlong(a, axis, undefined, false, { values: options.out ?? true }, "sort").values as GPUArray<D>;
 }
@@ -172,29 +183,45 @@ export function sort<D extends DType>(a: GPUArray<D>, options: SortOptions = {})
  * import * as ga from "@cudeno/cudeno/array";
  * const order = ga.argsort(ga.asarray([30, 10, 20, 10])); // [1, 3, 2, 0]
  * console.log(order.get());
+ * const down = ga.argsort(ga.asarray([[3, 1], [0, 2]]), 0); // along axis 0: [[1, 0], [0, 1]]
  * ```
  */
-export function argsort(a: GPUArray, options: SortOptions = {}): GPUArray<"int64"> {
+export function argsort(a: GPUArray, options?: SortOptions): GPUArray<"int64">;
+/** `argsort` along an axis given by position (`argsort(a, 0)`, `argsort(a, null)`, `argsort(a, 0, { out })`). */
+export function argsort(
+  a: GPUArray,
+  axis: number | null,
+  options?: AfterAxis<SortOptions>,
+): GPUArray<"int64">;
+export function argsort(a: GPUArray, ...args: unknown[]): GPUArray<"int64"> {
   checkArray(a, "argsort");
-  checkOptions(options, "argsort", "{ axis: 0 }", ["axis", "out"]);
+  const options = optionsOf<SortOptions>("argsort", args, [AXIS_OR_NULL], ["axis", "out"], "{ axis: 0 }");
   const axis = options.axis === undefined ? -1 : options.axis;
   return sortAlong(a, axis, undefined, false, { indices: options.out ?? true }, "argsort")
     .indices as GPUArray<"int64">;
 }
 
 /**
- * Sorts `a` in place along an axis (NumPy's `ndarray.sort`): writes through a view; returns nothing.
+ * Sorts `a` in place along an axis (NumPy's `ndarray.sort`, the method `a.sort()`, `a.sort(0)`,
+ * `a.sort({ axis: 0 })`): writes through a view; returns nothing. `args` are the method's arguments.
  *
  * @throws {RangeError} for an axis out of range, or a broadcast view (its elements overlap).
  */
-export function sortInPlace(a: GPUArray, options: { readonly axis?: number } = {}): void {
+export function sortInPlace(a: GPUArray, args: readonly unknown[]): void {
   checkArray(a, "sort");
-  checkOptions(options, "sort", "{ axis: 0 }", ["axis"]);
+  const options = optionsOf<{ axis?: number | null }>("sort", args, [AXIS_OR_NULL], ["axis"], "{ axis: 0 }");
   if (options.axis === null) {
     throw new TypeError("Cannot sort an array in place with axis null: use ga.sort(a, { axis: null })");
   }
   sort(a, { axis: options.axis, out: a });
 }
+
+/** `largest`, PyTorch's positional after the axis. */
+const LARGEST: Slot = {
+  name: "largest",
+  takes: (v) => typeof v === "boolean",
+  what: "largest (a boolean)",
+};
 
 /**
  * Options of {@link topk}.
@@ -206,7 +233,7 @@ export function sortInPlace(a: GPUArray, options: { readonly axis?: number } = {
  * ```
  */
 export interface TopkOptions {
-  /** The axis to select along (default -1, the last). */
+  /** The axis to select along (default -1, the last; also given by position: `ga.topk(a, 2, 0)`). */
   readonly axis?: number;
   /** The largest elements, largest first (default); `false`: the smallest, smallest first. */
   readonly largest?: boolean;
@@ -244,11 +271,30 @@ export interface TopkResult<D extends DType> {
  * import * as ga from "@cudeno/cudeno/array";
  * const { values, indices } = ga.topk(ga.asarray([[4, 9, 1], [7, 7, 2]]), 2);
  * console.log(values.get(), indices.get()); // [9, 4, 7, 7] [1n, 0n, 0n, 1n]
+ * const lowest = ga.topk(ga.asarray([[4, 9], [7, 2]]), 1, 0, { largest: false }); // PyTorch's topk(a, k, dim)
  * ```
  */
-export function topk<D extends DType>(a: GPUArray<D>, k: number, options: TopkOptions = {}): TopkResult<D> {
+export function topk<D extends DType>(a: GPUArray<D>, k: number, options?: TopkOptions): TopkResult<D>;
+/**
+ * `topk` along an axis given by position, then PyTorch's `largest` (`topk(a, 2, 0)`, `topk(a, 2, 0,
+ * false)`, `topk(a, 2, 0, { largest: false })`).
+ */
+export function topk<D extends DType>(
+  a: GPUArray<D>,
+  k: number,
+  axis: number,
+  largest?: boolean | AfterAxis<TopkOptions>,
+  options?: Omit<TopkOptions, "axis" | "largest">,
+): TopkResult<D>;
+export function topk<D extends DType>(a: GPUArray<D>, k: number, ...args: unknown[]): TopkResult<D> {
   checkArray(a, "topk");
-  checkOptions(options, "topk", "{ axis: 0, largest: false }", ["axis", "largest", "out"]);
+  const options = optionsOf<TopkOptions>(
+    "topk",
+    args,
+    [AXIS, LARGEST],
+    ["axis", "largest", "out"],
+    "{ axis: 0, largest: false }",
+  );
   const { values, indices } = sortAlong(
     a,
     options.axis ?? -1,

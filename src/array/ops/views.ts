@@ -25,7 +25,12 @@ import {
 } from "../core/layout.ts";
 import { parseSlices, sliceLayout, type SliceSpec } from "../core/slicing.ts";
 import { copyOf } from "../exec/loop.ts";
-import { checkOptions } from "../../kernel/options.ts";
+import { AXES, type AxesOptions, type AxisArg, numberSlot, optionsOf } from "../core/axis_args.ts";
+
+/** `axis` given by position or as `{ axis }`. */
+function axisOf(what: string, arg: unknown): AxisArg | undefined {
+  return optionsOf<AxesOptions>(what, [arg], [AXES], ["axis"], "{ axis: 0 }").axis;
+}
 
 function check(a: unknown, what: string): GPUArray {
   if (!(a instanceof GPUArray)) {
@@ -126,17 +131,19 @@ export function moveaxis<D extends DType>(
 }
 
 /**
- * A view without axes of extent 1 (all of them, or those listed).
+ * A view without axes of extent 1 (all of them, or those listed, by position or as `{ axis }`).
  *
- * @throws {RangeError} when a listed axis has another extent.
+ * @throws {RangeError} when a listed axis has another extent, or is out of range.
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const s = ga.squeeze(ga.zeros([1, 3, 1])); // shape [3]
+ * const t = ga.squeeze(ga.zeros([1, 3, 1]), 0); // shape [3, 1]; also { axis: 0 }, a.squeeze(0)
  * ```
  */
-export function squeeze<D extends DType>(a: GPUArray<D>, axis?: number | readonly number[]): GPUArray<D> {
+export function squeeze<D extends DType>(a: GPUArray<D>, axis?: AxisArg | AxesOptions): GPUArray<D> {
   check(a, "squeeze");
+  axis = axisOf("squeeze", axis);
   const axes = axis === undefined
     ? a.shape.map((d, i) => (d === 1 ? i : -1)).filter((i) => i >= 0)
     : normalizeAxes(axis, a.ndim, "squeeze");
@@ -149,11 +156,13 @@ export function squeeze<D extends DType>(a: GPUArray<D>, axis?: number | readonl
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
- * const column = ga.expandDims(ga.arange(3), 1); // shape [3, 1]
+ * const column = ga.expandDims(ga.arange(3), 1); // shape [3, 1]; also { axis: 1 }, a.expandDims(1)
+ * const both = ga.expandDims(ga.arange(3), [0, 2]); // shape [1, 3, 1]
  * ```
  */
-export function expandDims<D extends DType>(a: GPUArray<D>, axis: number | readonly number[]): GPUArray<D> {
+export function expandDims<D extends DType>(a: GPUArray<D>, axis: AxisArg | AxesOptions): GPUArray<D> {
   check(a, "expandDims");
+  axis = axisOf("expandDims", axis)!;
   if (typeof axis !== "number" && !Array.isArray(axis)) {
     throw new TypeError(
       `Cannot expandDims with axis ${String(axis)}: give the new axis (a number) or a list of them`,
@@ -207,20 +216,33 @@ export function ravel<D extends DType>(a: GPUArray<D>, order?: "C"): GPUArray<D>
 }
 
 /**
- * A view with the order of elements reversed along the listed axes (all of them by default).
+ * A view with the order of elements reversed along the listed axes (all of them by default), given
+ * by position or as `{ axis }`.
  *
+ * @throws {RangeError} for an axis out of range.
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const r = ga.flip(ga.arange(4)); // [3, 2, 1, 0]
+ * const upsideDown = ga.flip(ga.ones([2, 3]), 0); // also { axis: 0 }, a.flip(0)
  * ```
  */
-export function flip<D extends DType>(a: GPUArray<D>, axis?: number | readonly number[]): GPUArray<D> {
+export function flip<D extends DType>(a: GPUArray<D>, axis?: AxisArg | AxesOptions): GPUArray<D> {
   check(a, "flip");
-  return viewOf(a, flipLayout(a, normalizeAxes(axis, a.ndim, "flip")));
+  return viewOf(a, flipLayout(a, normalizeAxes(axisOf("flip", axis), a.ndim, "flip")));
 }
 
-/** Options of {@link diagonal}. */
+/**
+ * Options of {@link diagonal} and `trace`, which NumPy also takes by position: `diagonal(a, offset,
+ * axis1, axis2)`.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const options: ga.DiagonalOptions = { offset: 1, axis1: 1, axis2: 2 };
+ * const d = ga.diagonal(ga.ones([2, 3, 3]), options); // shape [2, 2]
+ * ```
+ */
 export interface DiagonalOptions {
   /** Which diagonal: 0 the main one, above it positive, below negative. Default 0. */
   readonly offset?: number;
@@ -231,21 +253,41 @@ export interface DiagonalOptions {
 }
 
 /**
- * A view of a diagonal: the two axes go, and the diagonal becomes the last axis (NumPy's `diagonal`).
+ * A view of a diagonal: the two axes go, and the diagonal becomes the last axis (NumPy's `diagonal`):
+ * `offset`, `axis1` and `axis2` by position, as NumPy's, or in the options.
  *
+ * @throws {RangeError} for an array of fewer than 2 dimensions, or axes out of range or equal.
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const d = ga.diagonal(ga.eye(3)); // [1, 1, 1]
+ * const above = ga.diagonal(ga.eye(3), 1); // [0, 0]; also { offset: 1 }
+ * const planes = ga.diagonal(ga.ones([3, 2, 3]), 0, 0, 2); // shape [2, 3]
  * ```
  */
-export function diagonal<D extends DType>(a: GPUArray<D>, options: DiagonalOptions = {}): GPUArray<D> {
+export function diagonal<D extends DType>(a: GPUArray<D>, options?: DiagonalOptions): GPUArray<D>;
+/** `diagonal(a, offset, axis1, axis2)`, NumPy's positions (options may follow the last one given). */
+export function diagonal<D extends DType>(
+  a: GPUArray<D>,
+  offset: number,
+  axis1?: number | Omit<DiagonalOptions, "offset">,
+  axis2?: number | Omit<DiagonalOptions, "offset" | "axis1">,
+): GPUArray<D>;
+export function diagonal<D extends DType>(a: GPUArray<D>, ...args: unknown[]): GPUArray<D> {
   check(a, "take a diagonal of");
-  checkOptions(options, "take a diagonal", "{ offset: 1 }", ["offset", "axis1", "axis2"]);
+  const options = diagonalOptions("take a diagonal", args);
   if (a.ndim < 2) {
     throw new RangeError(`Cannot take a diagonal of an array of ${a.ndim} dimension(s): it needs at least 2`);
   }
   return viewOf(a, diagonalLayout(a, options.offset ?? 0, options.axis1 ?? 0, options.axis2 ?? 1));
+}
+
+/** The positions NumPy gives `diagonal` and `trace` after the array. */
+const DIAGONAL_SLOTS = [numberSlot("offset"), numberSlot("axis1"), numberSlot("axis2")];
+
+/** The options of `diagonal` or `trace` (`what`) from their arguments after the array. */
+export function diagonalOptions(what: string, args: readonly unknown[]): DiagonalOptions {
+  return optionsOf(what, args, DIAGONAL_SLOTS, ["offset", "axis1", "axis2"], "{ offset: 1 }");
 }
 
 /**

@@ -11,6 +11,7 @@ import type { DType } from "../../kernel/dtype.ts";
 import { GPUArray, viewOf } from "../core/gpuarray.ts";
 import { indexType, load } from "../../codegen/c.ts";
 import { contiguousStrides, normalizeAxis, showShape } from "../core/layout.ts";
+import { AXIS, type AxisOptions, optionsOf } from "../core/axis_args.ts";
 import { runLoop } from "../exec/loop.ts";
 import { scanAlong } from "../ops/scan.ts";
 import { gather, takeWith, validRange } from "../ops/indexing.ts";
@@ -145,23 +146,26 @@ function conditionArray(condition: GPUArray | readonly (boolean | number)[], lik
 
 /**
  * The slices of `a` along `axis` where `condition` (1-D) is non-zero (NumPy's `compress`); over the
- * flattened array when no axis is given. The condition may be shorter than the axis (the rest is not
- * selected).
+ * flattened array when no axis is given (by position or as `{ axis }`). The condition may be shorter
+ * than the axis (the rest is not selected).
  *
- * @throws {RangeError} when the condition is not 1-D, or selects a position past the axis.
+ * @throws {RangeError} when the condition is not 1-D, selects a position past the axis, or the axis is
+ * out of range.
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const x = ga.asarray([[1, 2], [3, 4], [5, 6]]);
  * console.log(ga.compress([true, false, true], x, 0).get()); // Float32Array [1, 2, 5, 6]
+ * const columns = ga.compress([false, true], x, { axis: 1 }); // also x.compress([false, true], 1)
  * ```
  */
 export function compress<D extends DType>(
   condition: GPUArray | readonly (boolean | number)[],
   a: GPUArray<D>,
-  axis?: number,
+  axis?: number | AxisOptions,
 ): GPUArray<D> {
   checkArray(a, "compress");
+  axis = optionsOf<AxisOptions>("compress", [axis], [AXIS], ["axis"], "{ axis: 0 }").axis;
   a.backend.checkHostRead("compress()", RESULT_SIZE);
   const cond = conditionArray(condition, a);
   try {

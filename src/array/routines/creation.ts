@@ -11,6 +11,7 @@ import { fill, linearFill } from "../ops/assign.ts";
 import { type DType, dtypeOf, DTYPES } from "../../kernel/dtype.ts";
 import { checkShape, type Shape, showShape, sizeOf } from "../core/layout.ts";
 import { copyInto } from "../exec/loop.ts";
+import { DTYPE, dtypeArg, type DTypeOptions, numberSlot, optionsOf } from "../core/axis_args.ts";
 
 /** A nested JS array of numbers, bigints or booleans (`[[1, 2], [3, 4]]`), or one value. */
 export type NestedArray = number | bigint | boolean | readonly NestedArray[];
@@ -83,29 +84,37 @@ function hostArrayOf(values: readonly (number | bigint | boolean)[], dtype: DTyp
 /**
  * An array on the active backend from host data (NumPy's `asarray`): nested JS arrays (numbers give
  * float32 unless `dtype` says otherwise, booleans bool, bigints int64), a typed array (its own dtype),
- * or a GPUArray (itself, or a converted copy when `dtype` differs).
+ * or a GPUArray (itself, or a converted copy when `dtype` differs). The dtype is given by position
+ * or as `{ dtype }`.
  *
  * @throws {RangeError} for ragged nesting.
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const x = ga.asarray([[1, 2, 3], [4, 5, 6]]); // float32, shape [2, 3]
- * const i = ga.asarray([1, 2, 3], "int32");
+ * const i = ga.asarray([1, 2, 3], "int32"); // also ga.asarray([1, 2, 3], { dtype: "int32" })
  * const b = ga.asarray([true, false]); // bool
  * ```
  */
 export function asarray<D extends DType = "float32">(
   data: NestedArray | ArrayBufferView | GPUArray,
-  dtype?: D,
-): GPUArray<D> {
+  options?: DTypeOptions<D>,
+): GPUArray<D>;
+/** `asarray(data, dtype)`: the dtype by position. */
+export function asarray<D extends DType>(
+  data: NestedArray | ArrayBufferView | GPUArray,
+  dtype: D,
+): GPUArray<D>;
+export function asarray(data: NestedArray | ArrayBufferView | GPUArray, arg?: unknown): GPUArray {
+  const dtype = dtypeArg("asarray", arg);
   if (data instanceof GPUArray) {
-    if (dtype === undefined || data.dtype === dtype) return data as GPUArray<D>;
+    if (dtype === undefined || data.dtype === dtype) return data;
     const out = new GPUArray(data.backend, data.shape, dtype);
     copyInto(out, data, "asarray");
     return out;
   }
   if (ArrayBuffer.isView(data)) return toGpu(data as ArrayBufferView & { length: number }, undefined, dtype);
-  return toGpu(data, undefined, dtype) as GPUArray<D>;
+  return toGpu(data, undefined, dtype);
 }
 
 /**
@@ -166,98 +175,147 @@ export function toGpu<
 }
 
 /**
- * An array of `value` everywhere (NumPy's `full`); a float value in an integer dtype truncates.
+ * An array of `value` everywhere (NumPy's `full`); a float value in an integer dtype truncates. The
+ * dtype (default float32) is given by position or as `{ dtype }`.
  *
  * @throws {RangeError} when the dtype cannot hold `value`.
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
- * const sevens = ga.full([2, 3], 7, "int32");
+ * const sevens = ga.full([2, 3], 7, "int32"); // also { dtype: "int32" }
  * ```
  */
 export function full<D extends DType = "float32">(
   shape: Shape,
   value: number | bigint | boolean,
-  dtype?: D,
-): GPUArray<D> {
-  const out = new GPUArray(activeBackend(), shape, (dtype ?? "float32") as D);
+  options?: DTypeOptions<D>,
+): GPUArray<D>;
+/** `full(shape, value, dtype)`: the dtype by position. */
+export function full<D extends DType>(shape: Shape, value: number | bigint | boolean, dtype: D): GPUArray<D>;
+export function full(shape: Shape, value: number | bigint | boolean, dtype?: unknown): GPUArray {
+  const out = new GPUArray(activeBackend(), shape, dtypeArg("full", dtype) ?? "float32");
   return fill(out, value);
 }
 
 /**
- * An array of zeros.
+ * An array of zeros, float32 unless the dtype (by position or as `{ dtype }`) says otherwise.
  *
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const z = ga.zeros([1000, 1000]);
+ * const counts = ga.zeros([4], { dtype: "int32" }); // also ga.zeros([4], "int32")
  * ```
  */
-export function zeros<D extends DType = "float32">(shape: Shape, dtype?: D): GPUArray<D> {
-  return full(shape, 0, dtype);
+export function zeros<D extends DType = "float32">(shape: Shape, options?: DTypeOptions<D>): GPUArray<D>;
+/** `zeros(shape, dtype)`: the dtype by position. */
+export function zeros<D extends DType>(shape: Shape, dtype: D): GPUArray<D>;
+export function zeros(shape: Shape, dtype?: unknown): GPUArray {
+  return full(shape, 0, { dtype: dtypeArg("zeros", dtype) });
 }
 
 /**
- * An array of ones.
+ * An array of ones, float32 unless the dtype (by position or as `{ dtype }`) says otherwise.
  *
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
- * const o = ga.ones(16, "float64");
+ * const o = ga.ones(16, "float64"); // also ga.ones(16, { dtype: "float64" })
  * ```
  */
-export function ones<D extends DType = "float32">(shape: Shape, dtype?: D): GPUArray<D> {
-  return full(shape, 1, dtype);
+export function ones<D extends DType = "float32">(shape: Shape, options?: DTypeOptions<D>): GPUArray<D>;
+/** `ones(shape, dtype)`: the dtype by position. */
+export function ones<D extends DType>(shape: Shape, dtype: D): GPUArray<D>;
+export function ones(shape: Shape, dtype?: unknown): GPUArray {
+  return full(shape, 1, { dtype: dtypeArg("ones", dtype) });
 }
 
 /**
  * An array of `value` with `like`'s shape and backend, and its dtype unless `dtype` says otherwise
- * (NumPy's `full_like`); a float value in an integer dtype truncates.
+ * (NumPy's `full_like`, the dtype by position or as `{ dtype }`); a float value in an integer dtype
+ * truncates.
  *
  * @throws {RangeError} when the dtype cannot hold `value`.
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const nines = ga.fullLike(ga.zeros([2, 3], "int32"), 9);
+ * const halves = ga.fullLike(nines, 0.5, { dtype: "float32" });
  * ```
  */
 export function fullLike<D extends DType, E extends DType = D>(
   like: GPUArray<D>,
   value: number | bigint | boolean,
-  dtype?: E,
-): GPUArray<E> {
-  return fill(emptyLike(like, dtype), value);
+  options?: DTypeOptions<E>,
+): GPUArray<E>;
+/** `fullLike(like, value, dtype)`: the dtype by position. */
+export function fullLike<D extends DType, E extends DType>(
+  like: GPUArray<D>,
+  value: number | bigint | boolean,
+  dtype: E,
+): GPUArray<E>;
+export function fullLike(like: GPUArray, value: number | bigint | boolean, dtype?: unknown): GPUArray {
+  return fill(emptyLike(like, { dtype: dtypeArg("fullLike", dtype) }), value);
 }
 
 /**
- * Zeros with `like`'s shape, backend and dtype (or `dtype`).
+ * Zeros with `like`'s shape, backend and dtype (or `dtype`, by position or as `{ dtype }`).
  *
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const z = ga.zerosLike(ga.ones([2, 2]));
+ * const i = ga.zerosLike(z, { dtype: "int32" }); // also ga.zerosLike(z, "int32")
  * ```
  */
-export function zerosLike<D extends DType, E extends DType = D>(like: GPUArray<D>, dtype?: E): GPUArray<E> {
-  return fullLike(like, 0, dtype);
+export function zerosLike<D extends DType, E extends DType = D>(
+  like: GPUArray<D>,
+  options?: DTypeOptions<E>,
+): GPUArray<E>;
+/** `zerosLike(like, dtype)`: the dtype by position. */
+export function zerosLike<D extends DType, E extends DType>(like: GPUArray<D>, dtype: E): GPUArray<E>;
+export function zerosLike(like: GPUArray, dtype?: unknown): GPUArray {
+  return fullLike(like, 0, { dtype: dtypeArg("zerosLike", dtype) });
 }
 
 /**
- * Ones with `like`'s shape, backend and dtype (or `dtype`).
+ * Ones with `like`'s shape, backend and dtype (or `dtype`, by position or as `{ dtype }`).
  *
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
- * const o = ga.onesLike(ga.zeros([3]), "int8");
+ * const o = ga.onesLike(ga.zeros([3]), "int8"); // also { dtype: "int8" }
  * ```
  */
-export function onesLike<D extends DType, E extends DType = D>(like: GPUArray<D>, dtype?: E): GPUArray<E> {
-  return fullLike(like, 1, dtype);
+export function onesLike<D extends DType, E extends DType = D>(
+  like: GPUArray<D>,
+  options?: DTypeOptions<E>,
+): GPUArray<E>;
+/** `onesLike(like, dtype)`: the dtype by position. */
+export function onesLike<D extends DType, E extends DType>(like: GPUArray<D>, dtype: E): GPUArray<E>;
+export function onesLike(like: GPUArray, dtype?: unknown): GPUArray {
+  return fullLike(like, 1, { dtype: dtypeArg("onesLike", dtype) });
+}
+
+/**
+ * Options of {@link arange}: NumPy's keywords after the first argument.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const options: ga.ArangeOptions<"int32"> = { step: 2, dtype: "int32" };
+ * const evens = ga.arange(10, options); // [0, 2, 4, 6, 8]
+ * ```
+ */
+export interface ArangeOptions<D extends DType = DType> extends DTypeOptions<D> {
+  /** The difference between neighbouring values (default 1). */
+  readonly step?: number;
 }
 
 /**
  * Evenly spaced values `start, start + step, ...` below `stop` (NumPy's `arange`); `arange(n)`
- * counts from 0.
+ * counts from 0. The dtype (default float32) follows the numbers given by position, or comes as `{
+ * dtype }`: `arange(5, "int32")` is NumPy's `arange(5, dtype=...)`.
  *
  * @throws {RangeError} for a zero step.
  * @example
@@ -265,19 +323,52 @@ export function onesLike<D extends DType, E extends DType = D>(like: GPUArray<D>
  * import * as ga from "@cudeno/cudeno/array";
  * console.log(ga.arange(5).get()); // Float32Array [0, 1, 2, 3, 4]
  * console.log(ga.arange(1, 2, 0.25, "float64").get()); // Float64Array [1, 1.25, 1.5, 1.75]
+ * const i = ga.arange(5, "int32"); // also ga.arange(5, { dtype: "int32" })
+ * const odd = ga.arange(1, 10, { step: 2, dtype: "int32" }); // [1, 3, 5, 7, 9]
  * ```
  */
+export function arange<D extends DType = "float32">(stop: number, options?: ArangeOptions<D>): GPUArray<D>;
+/** `arange(stop, dtype)`: NumPy's `arange(5, dtype=...)`. */
+export function arange<D extends DType>(stop: number, dtype: D): GPUArray<D>;
+/** `arange(start, stop)`, then the options. */
 export function arange<D extends DType = "float32">(
   start: number,
-  stop?: number,
-  step = 1,
-  dtype?: D,
-): GPUArray<D> {
+  stop: number | undefined,
+  options?: ArangeOptions<D>,
+): GPUArray<D>;
+/** `arange(start, stop, dtype)`. */
+export function arange<D extends DType>(start: number, stop: number | undefined, dtype: D): GPUArray<D>;
+/** `arange(start, stop, step)`, then the dtype's options. */
+export function arange<D extends DType = "float32">(
+  start: number,
+  stop: number | undefined,
+  step: number | undefined,
+  options?: DTypeOptions<D>,
+): GPUArray<D>;
+/** `arange(start, stop, step, dtype)`, NumPy's positions. */
+export function arange<D extends DType>(
+  start: number,
+  stop: number | undefined,
+  step: number | undefined,
+  dtype: D,
+): GPUArray<D>;
+export function arange(start: number, ...args: unknown[]): GPUArray {
+  const options = optionsOf<ArangeOptions & { stop?: number }>(
+    "arange",
+    args,
+    ARANGE_SLOTS,
+    ["step", "dtype"],
+    '{ step: 2, dtype: "int32" }',
+  );
+  const { stop, step = 1, dtype } = options;
   const [from, to] = stop === undefined ? [0, start] : [start, stop];
   if (step === 0 || !Number.isFinite(step)) {
     throw new RangeError(`Cannot arange() with step ${step}: give a non-zero finite step`);
   }
   const n = Math.max(0, Math.ceil((to - from) / step));
-  const out = new GPUArray(activeBackend(), n, (dtype ?? "float32") as D);
-  return linearFill(out, from, step) as GPUArray<D>;
+  const out = new GPUArray(activeBackend(), n, dtype ?? "float32");
+  return linearFill(out, from, step);
 }
+
+/** NumPy's positions after `arange`'s first argument: stop, step, dtype (a dtype may come earlier). */
+const ARANGE_SLOTS = [numberSlot("stop"), numberSlot("step"), DTYPE];

@@ -13,10 +13,21 @@ import { targetOf } from "../../codegen/targets.ts";
 import { runLoop } from "../exec/loop.ts";
 import { scalarValue } from "../ops/ufunc.ts";
 import { broadcastTo, copy, ravel, reshape } from "../ops/views.ts";
-import { checkOptions } from "../../kernel/options.ts";
+import { DTYPE, numberSlot, optionsOf } from "../core/axis_args.ts";
 
-/** Options of {@link linspace}. */
-export interface LinspaceOptions<D extends DType> {
+/**
+ * Options of {@link linspace}.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const options: ga.LinspaceOptions<"float64"> = { endpoint: false, dtype: "float64" };
+ * const x = ga.linspace(0, 1, 4, options); // [0, 0.25, 0.5, 0.75]
+ * ```
+ */
+export interface LinspaceOptions<D extends DType = DType> {
+  /** How many values (default 50); also given by position, after `stop`. */
+  readonly num?: number;
   /** Whether `stop` is the last value (default true); if not, the values stop one step before it. */
   readonly endpoint?: boolean;
   /** The result's dtype (default float32). Integer dtypes take the floor, as NumPy 2. */
@@ -26,31 +37,57 @@ export interface LinspaceOptions<D extends DType> {
 /**
  * `num` evenly spaced values from `start` to `stop` (NumPy's `linspace`): computed in float64 where the
  * device has it (else float32) as NumPy computes them, `start + i * step` with the last value exactly
- * `stop`, then converted to `dtype` (float32 by default; integer dtypes take the floor).
+ * `stop`, then converted to `dtype` (float32 by default; integer dtypes take the floor). The dtype is
+ * given in the options or by position after `num`; `endpoint` only in the options (NumPy's fourth
+ * positional argument is `endpoint`, so `linspace(0, 1, 5, false)` is refused rather than guessed).
  *
  * @throws {RangeError} for a negative or fractional `num`.
+ * @throws {TypeError} for a boolean after `num` (write `{ endpoint: false }`).
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * console.log(ga.linspace(0, 1, 5).get()); // Float32Array [0, 0.25, 0.5, 0.75, 1]
  * const x = ga.linspace(0, 2 * Math.PI, 100, { endpoint: false, dtype: "float64" });
+ * const y = ga.linspace(0, 1, 5, "float64"); // also { dtype: "float64" }
  * ```
  */
 export function linspace<D extends DType = "float32">(
   start: number,
   stop: number,
-  num = 50,
-  options: LinspaceOptions<D> = {},
-): GPUArray<D> {
+  num?: number | LinspaceOptions<D>,
+  options?: LinspaceOptions<D>,
+): GPUArray<D>;
+/** `linspace(start, stop, num, dtype)`: the dtype by position after `num`. */
+export function linspace<D extends DType>(
+  start: number,
+  stop: number,
+  num: number | undefined,
+  dtype: D,
+): GPUArray<D>;
+export function linspace(start: number, stop: number, ...args: unknown[]): GPUArray {
+  if (typeof args[1] === "boolean") {
+    throw new TypeError(
+      `Cannot call linspace() with ${
+        args[1]
+      } after num: NumPy's fourth argument is endpoint; give it by name, { endpoint: ${args[1]} }`,
+    );
+  }
+  const options = optionsOf<LinspaceOptions>(
+    "call linspace()",
+    args,
+    [numberSlot("num"), DTYPE],
+    ["num", "endpoint", "dtype"],
+    "{ endpoint: false }",
+  );
+  const num = options.num ?? 50;
   if (!Number.isSafeInteger(num) || num < 0) {
     throw new RangeError(`Cannot make ${num} values with linspace(): give a non-negative integer count`);
   }
-  checkOptions(options, "call linspace()", "{ endpoint: false }", ["endpoint", "dtype"]);
   if (!Number.isFinite(start) || !Number.isFinite(stop)) {
     throw new RangeError(`Cannot make values from ${start} to ${stop} with linspace(): give finite bounds`);
   }
   const endpoint = options.endpoint ?? true;
-  const out = new GPUArray(activeBackend(), num, (options.dtype ?? "float32") as D);
+  const out = new GPUArray(activeBackend(), num, options.dtype ?? "float32");
   if (num === 0) return out;
   const div = endpoint ? num - 1 : num, delta = stop - start, step = delta / div;
   // NumPy: i * step + start; (i / div) * delta where step underflows to 0; i * delta when div is 0.

@@ -12,6 +12,38 @@ import { normalizeAxis, showShape } from "../core/layout.ts";
 import { copyInto } from "../exec/loop.ts";
 import { resultType } from "../core/dtypes.ts";
 import { expandDims, ravel, slice } from "../ops/views.ts";
+import { AXIS, AXIS_OR_NULL, optionsOf } from "../core/axis_args.ts";
+
+/**
+ * The options of `concatenate`, `stack`, `split` and `arraySplit`: the axis, which may also be given
+ * by position (`ga.concatenate([a, b], 1)` is `ga.concatenate([a, b], { axis: 1 })`).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const options: ga.JoinOptions = { axis: 1 };
+ * const c = ga.concatenate([ga.ones([2, 1]), ga.zeros([2, 2])], options); // shape [2, 3]
+ * ```
+ */
+export interface JoinOptions {
+  /** The axis (negative counts from the end); `concatenate` also takes `null`, the inputs flattened. */
+  readonly axis?: number | null;
+}
+
+/** The axis of a join or split, given by position or as `{ axis }`, else 0. */
+function axisArg(what: string, arg: unknown, nullable: boolean): number | null {
+  const { axis } = optionsOf<JoinOptions>(
+    what,
+    [arg],
+    [nullable ? AXIS_OR_NULL : AXIS],
+    ["axis"],
+    "{ axis: 1 }",
+  );
+  if (axis === null && !nullable) {
+    throw new TypeError(`Cannot ${what} with axis null: give an axis (a number)`);
+  }
+  return axis === undefined ? 0 : axis;
+}
 
 /** Checks that `arrays` is a non-empty list of arrays on one backend. */
 function checkList(arrays: readonly GPUArray[], what: string): readonly GPUArray[] {
@@ -40,20 +72,23 @@ function checkList(arrays: readonly GPUArray[], what: string): readonly GPUArray
 
 /**
  * The arrays joined along an existing axis (NumPy's `concatenate`): every axis but `axis` must match;
- * the dtype is NumPy's result type of all the inputs. `axis: null` joins them flattened. Each input,
- * of any layout, is written into its own view of the result, with one device copy or one loop.
+ * the dtype is NumPy's result type of all the inputs. The axis (default 0) is given by position or
+ * as `{ axis }`; `null` joins them flattened. Each input, of any layout, is written into its own view
+ * of the result, with one device copy or one loop.
  *
- * @throws {RangeError} naming the shapes and the axis when they do not fit together.
+ * @throws {RangeError} naming the shapes and the axis when they do not fit together, or for an axis
+ * out of range.
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const a = ga.ones([2, 3]), b = ga.zeros([1, 3], "int32");
  * const c = ga.concatenate([a, b]); // shape [3, 3], float64 (NumPy's result type of float32 and int32)
- * const d = ga.concatenate([a, a.slice([], [0, 1])], 1); // shape [2, 4]
+ * const d = ga.concatenate([a, a.slice([], [0, 1])], 1); // shape [2, 4]; also { axis: 1 }
  * ```
  */
-export function concatenate(arrays: readonly GPUArray[], axis: number | null = 0): GPUArray {
+export function concatenate(arrays: readonly GPUArray[], axis?: number | null | JoinOptions): GPUArray {
   const list = checkList(arrays, "concatenate");
+  axis = axisArg("concatenate", axis, true);
   if (axis === null) return concatenate(list.map((a) => ravel(a)), 0);
   const first = list[0]!;
   if (first.ndim === 0) {
@@ -88,18 +123,19 @@ export function concatenate(arrays: readonly GPUArray[], axis: number | null = 0
 
 /**
  * The arrays, all of one shape, joined along a new axis at position `axis` of the result (NumPy's
- * `stack`).
+ * `stack`), given by position or as `{ axis }` (default 0).
  *
- * @throws {RangeError} when the shapes differ.
+ * @throws {RangeError} when the shapes differ, or for an axis out of range.
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const rows = ga.stack([ga.arange(3), ga.ones(3)]); // shape [2, 3]
- * const columns = ga.stack([ga.arange(3), ga.ones(3)], -1); // shape [3, 2]
+ * const columns = ga.stack([ga.arange(3), ga.ones(3)], -1); // shape [3, 2]; also { axis: -1 }
  * ```
  */
-export function stack(arrays: readonly GPUArray[], axis = 0): GPUArray {
+export function stack(arrays: readonly GPUArray[], axis?: number | JoinOptions): GPUArray {
   const list = checkList(arrays, "stack");
+  const ax0 = axisArg("stack", axis, false) as number;
   const first = list[0]!;
   list.forEach((a, i) => {
     if (a.ndim !== first.ndim || a.shape.some((d, k) => d !== first.shape[k])) {
@@ -110,7 +146,7 @@ export function stack(arrays: readonly GPUArray[], axis = 0): GPUArray {
       );
     }
   });
-  const ax = normalizeAxis(axis, first.ndim + 1, "stack");
+  const ax = normalizeAxis(ax0, first.ndim + 1, "stack");
   const views = list.map((a) => expandDims(a, ax));
   try {
     return concatenate(views, ax);
@@ -135,21 +171,24 @@ function pieces<D extends DType>(
  * first `n % sections` one longer), or the parts between the listed indices (Python's slice rules:
  * negative from the end, clamped, empty where an index is before the previous one).
  *
- * @throws {RangeError} for a section count that is not a positive integer.
+ * The axis (default 0) is given by position or as `{ axis }`.
+ *
+ * @throws {RangeError} for a section count that is not a positive integer, or an axis out of range.
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const [a, b, c] = ga.arraySplit(ga.arange(7), 3); // lengths 3, 2, 2
  * const [head, middle, tail] = ga.arraySplit(ga.arange(10), [2, 5]); // [0, 2), [2, 5), [5, 10)
+ * const [left, right] = ga.arraySplit(ga.ones([2, 5]), 2, { axis: 1 }); // [2, 3] and [2, 2]
  * ```
  */
 export function arraySplit<D extends DType>(
   a: GPUArray<D>,
   sections: number | readonly number[],
-  axis = 0,
+  axis?: number | JoinOptions,
 ): GPUArray<D>[] {
   if (!(a instanceof GPUArray)) throw new TypeError("Cannot split a value that is not a GPUArray: pass one");
-  const ax = normalizeAxis(axis, a.ndim, "split");
+  const ax = normalizeAxis(axisArg("split", axis, false) as number, a.ndim, "split");
   const n = a.shape[ax]!;
   if (typeof sections === "number") {
     if (!Number.isInteger(sections) || sections <= 0) {
@@ -168,21 +207,23 @@ export function arraySplit<D extends DType>(
 }
 
 /**
- * `a` cut along `axis` into `sections` equal views, or at the listed indices (NumPy's `split`).
+ * `a` cut along `axis` into `sections` equal views, or at the listed indices (NumPy's `split`). The
+ * axis (default 0) is given by position or as `{ axis }`.
  *
- * @throws {RangeError} when `sections` does not divide the axis.
+ * @throws {RangeError} when `sections` does not divide the axis, or for an axis out of range.
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
- * const [left, right] = ga.split(ga.zeros([4, 6]), 2, 1); // two [4, 3] views
+ * const [left, right] = ga.split(ga.zeros([4, 6]), 2, 1); // two [4, 3] views; also { axis: 1 }
  * ```
  */
 export function split<D extends DType>(
   a: GPUArray<D>,
   sections: number | readonly number[],
-  axis = 0,
+  axis?: number | JoinOptions,
 ): GPUArray<D>[] {
   if (typeof sections === "number" && a instanceof GPUArray) {
+    axis = axisArg("split", axis, false) as number;
     const n = a.shape[normalizeAxis(axis, a.ndim, "split")]!;
     if (Number.isInteger(sections) && sections > 0 && n % sections !== 0) {
       throw new RangeError(

@@ -13,6 +13,37 @@ import { castTo, indexType } from "../../codegen/c.ts";
 import { runLoop } from "../exec/loop.ts";
 import { showShape } from "../core/layout.ts";
 import { broadcastTo } from "../ops/views.ts";
+import { DTYPE, dtypeArg, type DTypeOptions, numberSlot, optionsOf, type Slot } from "../core/axis_args.ts";
+
+/**
+ * Options of {@link eye} and {@link tri}: NumPy's `M`, `k` and `dtype`, which they also take by
+ * position (`eye(n, m, k, dtype)`; a dtype may come straight after `n`: `eye(3, "int32")`).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const options: ga.EyeOptions<"int32"> = { k: 1, dtype: "int32" };
+ * const above = ga.eye(3, options);
+ * ```
+ */
+export interface EyeOptions<D extends DType = DType> extends DTypeOptions<D> {
+  /** The number of columns (default `n`; null too). */
+  readonly m?: number | null;
+  /** The diagonal: 0 the main one, above it positive, below negative. Default 0. */
+  readonly k?: number;
+}
+
+/** NumPy's positions after `n`: M (a number or null), k, dtype. */
+const EYE_SLOTS: readonly Slot[] = [
+  { name: "m", takes: (v) => typeof v === "number" || v === null, what: "m (a number, or null for n)" },
+  numberSlot("k"),
+  DTYPE,
+];
+
+/** The options of `eye` or `tri` (`what`) from their arguments after `n`. */
+function eyeOptions(what: string, args: readonly unknown[]): EyeOptions {
+  return optionsOf(what, args, EYE_SLOTS, ["m", "k", "dtype"], '{ k: 1, dtype: "int32" }');
+}
 
 /** Which elements keep their value (or get 1): those whose column minus row compares so with `k`. */
 type Test = "==" | "<=" | ">=";
@@ -63,7 +94,8 @@ function byDiagonal(
 
 /**
  * An `n × m` matrix with ones on diagonal `k` (0 the main one, above it positive) and zeros elsewhere
- * (NumPy's `eye`); float32 unless `dtype` says otherwise.
+ * (NumPy's `eye`); float32 unless `dtype` says otherwise. `m`, `k` and `dtype` are given by NumPy's
+ * positions or in the options.
  *
  * @throws {RangeError} for a negative size or a non-integer `k`.
  * @example
@@ -71,12 +103,39 @@ function byDiagonal(
  * import * as ga from "@cudeno/cudeno/array";
  * const i3 = ga.eye(3);
  * const shifted = ga.eye(3, 4, 1, "int32"); // ones at (0, 1), (1, 2), (2, 3)
+ * const ints = ga.eye(3, { dtype: "int32" }); // also ga.eye(3, "int32")
  * ```
  */
-export function eye<D extends DType = "float32">(n: number, m?: number, k = 0, dtype?: D): GPUArray<D> {
+export function eye<D extends DType = "float32">(n: number, options?: EyeOptions<D>): GPUArray<D>;
+/** `eye(n, dtype)`: the dtype by position. */
+export function eye<D extends DType>(n: number, dtype: D): GPUArray<D>;
+/** `eye(n, m)`, then the other options. */
+export function eye<D extends DType = "float32">(
+  n: number,
+  m: number | null | undefined,
+  options?: EyeOptions<D>,
+): GPUArray<D>;
+/** `eye(n, m, dtype)`. */
+export function eye<D extends DType>(n: number, m: number | null | undefined, dtype: D): GPUArray<D>;
+/** `eye(n, m, k)`, then the dtype's options. */
+export function eye<D extends DType = "float32">(
+  n: number,
+  m: number | null | undefined,
+  k: number | undefined,
+  options?: DTypeOptions<D>,
+): GPUArray<D>;
+/** `eye(n, m, k, dtype)`, NumPy's positions. */
+export function eye<D extends DType>(
+  n: number,
+  m: number | null | undefined,
+  k: number | undefined,
+  dtype: D,
+): GPUArray<D>;
+export function eye(n: number, ...args: unknown[]): GPUArray {
+  const { m, k = 0, dtype } = eyeOptions("eye()", args);
   const shape = [checkCount(n, "n", "eye()"), checkCount(m ?? n, "m", "eye()")];
-  const out = new GPUArray(activeBackend(), shape, (dtype ?? "float32") as D);
-  return byDiagonal(out, undefined, checkDiagonal(k, "eye()"), "==", "eye") as GPUArray<D>;
+  const out = new GPUArray(activeBackend(), shape, dtype ?? "float32");
+  return byDiagonal(out, undefined, checkDiagonal(k, "eye()"), "==", "eye");
 }
 
 /**
@@ -85,26 +144,57 @@ export function eye<D extends DType = "float32">(n: number, m?: number, k = 0, d
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
- * const i = ga.identity(4, "float64");
+ * const i = ga.identity(4, "float64"); // also { dtype: "float64" }
  * ```
  */
-export function identity<D extends DType = "float32">(n: number, dtype?: D): GPUArray<D> {
-  return eye(n, n, 0, dtype);
+export function identity<D extends DType = "float32">(n: number, options?: DTypeOptions<D>): GPUArray<D>;
+/** `identity(n, dtype)`: the dtype by position. */
+export function identity<D extends DType>(n: number, dtype: D): GPUArray<D>;
+export function identity(n: number, dtype?: unknown): GPUArray {
+  return eye(n, n, 0, { dtype: dtypeArg("identity()", dtype) });
 }
 
 /**
- * An `n × m` matrix with ones at and below diagonal `k` and zeros above (NumPy's `tri`).
+ * An `n × m` matrix with ones at and below diagonal `k` and zeros above (NumPy's `tri`); `m`, `k`
+ * and `dtype` as {@link eye} takes them.
  *
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const lower = ga.tri(3); // [[1, 0, 0], [1, 1, 0], [1, 1, 1]]
+ * const mask = ga.tri(3, { dtype: "bool" }); // also ga.tri(3, "bool")
  * ```
  */
-export function tri<D extends DType = "float32">(n: number, m?: number, k = 0, dtype?: D): GPUArray<D> {
+export function tri<D extends DType = "float32">(n: number, options?: EyeOptions<D>): GPUArray<D>;
+/** `tri(n, dtype)`: the dtype by position. */
+export function tri<D extends DType>(n: number, dtype: D): GPUArray<D>;
+/** `tri(n, m)`, then the other options. */
+export function tri<D extends DType = "float32">(
+  n: number,
+  m: number | null | undefined,
+  options?: EyeOptions<D>,
+): GPUArray<D>;
+/** `tri(n, m, dtype)`. */
+export function tri<D extends DType>(n: number, m: number | null | undefined, dtype: D): GPUArray<D>;
+/** `tri(n, m, k)`, then the dtype's options. */
+export function tri<D extends DType = "float32">(
+  n: number,
+  m: number | null | undefined,
+  k: number | undefined,
+  options?: DTypeOptions<D>,
+): GPUArray<D>;
+/** `tri(n, m, k, dtype)`, NumPy's positions. */
+export function tri<D extends DType>(
+  n: number,
+  m: number | null | undefined,
+  k: number | undefined,
+  dtype: D,
+): GPUArray<D>;
+export function tri(n: number, ...args: unknown[]): GPUArray {
+  const { m, k = 0, dtype } = eyeOptions("tri()", args);
   const shape = [checkCount(n, "n", "tri()"), checkCount(m ?? n, "m", "tri()")];
-  const out = new GPUArray(activeBackend(), shape, (dtype ?? "float32") as D);
-  return byDiagonal(out, undefined, checkDiagonal(k, "tri()"), "<=", "tri") as GPUArray<D>;
+  const out = new GPUArray(activeBackend(), shape, dtype ?? "float32");
+  return byDiagonal(out, undefined, checkDiagonal(k, "tri()"), "<=", "tri");
 }
 
 function triangle<D extends DType>(a: GPUArray<D>, k: number, test: Test, what: string): GPUArray<D> {

@@ -10,6 +10,7 @@
 import type { DType } from "../../kernel/dtype.ts";
 import { GPUArray, viewOf } from "../core/gpuarray.ts";
 import { normalizeAxis, showShape } from "../core/layout.ts";
+import { AXIS, type AxisOptions, optionsOf } from "../core/axis_args.ts";
 import { copyInto, runLoop } from "../exec/loop.ts";
 import { ravel } from "../ops/views.ts";
 import { elementValue, fill } from "../ops/assign.ts";
@@ -70,22 +71,25 @@ function gather(src: GPUArray, out: GPUArray, axis: number, index: Int32Array): 
 
 /**
  * Each element repeated (NumPy's `repeat`): `repeats` times along `axis`, or, with a list, element i
- * `repeats[i]` times; with no axis, over the flattened array.
+ * `repeats[i]` times; with no axis, over the flattened array. The axis is given by position or as
+ * `{ axis }`.
  *
- * @throws {RangeError} for a negative count or a list whose length is not the axis's extent.
+ * @throws {RangeError} for a negative count, a list whose length is not the axis's extent, or an axis
+ * out of range.
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const a = ga.repeat(ga.arange(3), 2); // [0, 0, 1, 1, 2, 2]
- * const b = ga.repeat(ga.arange(4).reshape(2, 2), [1, 3], 0); // rows 0, 1, 1, 1
+ * const b = ga.repeat(ga.arange(4).reshape(2, 2), [1, 3], 0); // rows 0, 1, 1, 1; also { axis: 0 }
  * ```
  */
 export function repeat<D extends DType>(
   a: GPUArray<D>,
   repeats: number | readonly number[],
-  axis?: number,
+  axis?: number | AxisOptions,
 ): GPUArray<D> {
   check(a, "repeat");
+  axis = optionsOf<AxisOptions>("repeat", [axis], [AXIS], ["axis"], "{ axis: 0 }").axis;
   const ax = axis === undefined ? 0 : normalizeAxis(axis, a.ndim, "repeat");
   const counts = typeof repeats === "number" ? [repeats] : [...repeats];
   const bad = counts.find((c) => !Number.isInteger(c) || c < 0);
