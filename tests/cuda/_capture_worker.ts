@@ -7,13 +7,20 @@
 import * as cuda from "../../src/cuda/mod.ts";
 import * as ga from "../../src/array/mod.ts";
 
-/** What the test sends: the role, the rounds of captures, and `[stop, compute rounds done]`. */
+/**
+ * What the test sends: the role, the rounds of captures, how many compute Workers there are, and
+ * `[stop, compute rounds done, compute Workers ready]`.
+ */
 export interface CaptureJob {
   readonly role: "capture" | "compute";
   readonly rounds: number;
+  readonly computeWorkers: number;
   readonly seed: number;
   readonly shared: Int32Array;
 }
+
+/** The indices into {@link CaptureJob.shared}. */
+const STOP = 0, COMPUTED = 1, READY = 2;
 
 /** What a Worker posts back. */
 export interface CaptureReport {
@@ -73,7 +80,12 @@ function captureRounds(job: CaptureJob, failures: string[]): { rounds: number; o
   };
   ga.withStream(stream, () => step(arrays)); // every kernel runs once before it is captured
   stream.synchronize();
-  const startedAt = Atomics.load(job.shared, 1);
+  // The captures begin once every compute Worker has compiled its kernels and computes in a loop.
+  const until = Date.now() + 120_000;
+  for (let ready; (ready = Atomics.load(job.shared, READY)) < job.computeWorkers && Date.now() < until;) {
+    Atomics.wait(job.shared, READY, ready, 100);
+  }
+  const startedAt = Atomics.load(job.shared, COMPUTED);
   let rounds = 0;
   for (; rounds < job.rounds; rounds++) {
     const start = job.seed + rounds;
@@ -88,7 +100,7 @@ function captureRounds(job: CaptureJob, failures: string[]): { rounds: number; o
       differs(`round ${rounds} w`, arrays.w.get(), x.map((v) => 5 * v));
     if (failure !== undefined) failures.push(failure);
   }
-  const overlapped = Atomics.load(job.shared, 1) - startedAt;
+  const overlapped = Atomics.load(job.shared, COMPUTED) - startedAt;
   Object.values(arrays).forEach((a) => a.free());
   stream.destroy();
   return { rounds, overlapped };
@@ -118,10 +130,17 @@ scope.onmessage = (event) => {
     if (job.role === "capture") {
       ({ rounds, overlapped } = captureRounds(job, failures));
     } else {
-      while (Atomics.load(job.shared, 0) === 0) {
-        const failure = computeRound(job.seed, rounds++);
-        if (failure !== undefined) failures.push(failure);
-        Atomics.add(job.shared, 1, 1);
+      while (Atomics.load(job.shared, STOP) === 0) {
+        try {
+          const failure = computeRound(job.seed, rounds++);
+          if (failure !== undefined) failures.push(failure);
+        } finally {
+          if (rounds === 1) { // compiled, whether or not the round went right
+            Atomics.add(job.shared, READY, 1);
+            Atomics.notify(job.shared, READY);
+          }
+        }
+        Atomics.add(job.shared, COMPUTED, 1);
       }
     }
   } catch (e) {
@@ -129,7 +148,7 @@ scope.onmessage = (event) => {
       `${job.role} Worker, round ${rounds}: ${e instanceof Error ? `${e.name}: ${e.message}` : e}`,
     );
   } finally {
-    if (job.role === "capture") Atomics.store(job.shared, 0, 1); // the others stop
+    if (job.role === "capture") Atomics.store(job.shared, STOP, 1); // the others stop
   }
   scope.postMessage({ role: job.role, rounds, overlapped, failures });
 };

@@ -15,7 +15,7 @@ const ROUNDS = Deno.env.get("CUDENO_LONG") === "1" ? 100 : 10;
 cudaTest(
   `one Worker captures and replays array work ${ROUNDS} times while three others allocate, compute and read back, all checked`,
   async () => {
-    const shared = new Int32Array(new SharedArrayBuffer(8)); // [stop, compute rounds done]
+    const shared = new Int32Array(new SharedArrayBuffer(12)); // [stop, compute rounds done, ready]
     const roles = ["capture", "compute", "compute", "compute"] as const;
     const workers = roles.map(() =>
       new Worker(new URL("./_capture_worker.ts", import.meta.url), { type: "module" })
@@ -30,7 +30,15 @@ cudaTest(
               Atomics.store(shared, 0, 1);
               reject(new Error(`Worker ${seed} (${roles[seed]}): ${e.message}`));
             };
-            worker.postMessage({ role: roles[seed]!, rounds: ROUNDS, seed, shared } satisfies CaptureJob);
+            worker.postMessage(
+              {
+                role: roles[seed]!,
+                rounds: ROUNDS,
+                computeWorkers: roles.length - 1,
+                seed,
+                shared,
+              } satisfies CaptureJob,
+            );
           })
         ),
       );
