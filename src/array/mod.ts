@@ -34,10 +34,12 @@ export { LAUNCH_ARGUMENT } from "../device/backend.ts";
 export type { LaunchConfig } from "../kernel/dims.ts";
 import { GPUArray } from "./core/gpuarray.ts";
 import { installMethods } from "./core/methods.ts";
+import { installRefusals } from "./fuse/fuse.ts";
 
 // The methods are defined here, above every module they call, so that no module below imports this
 // one back (gpuarray.ts only declares them).
 installMethods(GPUArray);
+installRefusals();
 
 export { empty, emptyLike, GPUArray } from "./core/gpuarray.ts";
 export type { ArrayMethods, HostValue, SumValue } from "./core/methods.ts";

@@ -102,34 +102,41 @@ function refusal(name: string): string {
 // The stand-in's methods: the traceable ones from the same table as GPUArray's, and for every other
 // member of GPUArray one that says why it cannot be used while tracing.
 installTraceable(Traced.prototype);
-for (const name of Object.getOwnPropertyNames(GPUArray.prototype)) {
-  if (name === "constructor" || Object.hasOwn(Traced.prototype, name)) continue;
-  const getter = Object.getOwnPropertyDescriptor(GPUArray.prototype, name)!.get !== undefined;
-  Object.defineProperty(Traced.prototype, name, {
-    configurable: true,
-    ...(getter
-      ? {
-        get(): never {
-          throw fuseError(`Cannot read x.${name} inside ga.fuse(): ${refusal(name)}`);
-        },
-      }
-      : {
-        value(): never {
-          throw fuseError(`Cannot call x.${name}() inside ga.fuse(): ${refusal(name)}`);
-        },
-        writable: true,
-      }),
-  });
-}
-for (const name of ["shape", "strides", "offset", "size", "base", "backend"]) {
-  Object.defineProperty(Traced.prototype, name, {
-    configurable: true,
-    get(): never {
-      throw fuseError(
-        `Cannot read x.${name} inside ga.fuse(): a traced array has a dtype and a number of dimensions (ndim) only; its shape and memory are known when the fused function runs (it is traced once per dtype and rank of its arguments)`,
-      );
-    },
-  });
+
+/**
+ * Gives the stand-in, for every other member of GPUArray, one that says why it cannot be used while
+ * tracing; called by the module once GPUArray's methods are defined.
+ */
+export function installRefusals(): void {
+  for (const name of Object.getOwnPropertyNames(GPUArray.prototype)) {
+    if (name === "constructor" || Object.hasOwn(Traced.prototype, name)) continue;
+    const getter = Object.getOwnPropertyDescriptor(GPUArray.prototype, name)!.get !== undefined;
+    Object.defineProperty(Traced.prototype, name, {
+      configurable: true,
+      ...(getter
+        ? {
+          get(): never {
+            throw fuseError(`Cannot read x.${name} inside ga.fuse(): ${refusal(name)}`);
+          },
+        }
+        : {
+          value(): never {
+            throw fuseError(`Cannot call x.${name}() inside ga.fuse(): ${refusal(name)}`);
+          },
+          writable: true,
+        }),
+    });
+  }
+  for (const name of ["shape", "strides", "offset", "size", "base", "backend"]) {
+    Object.defineProperty(Traced.prototype, name, {
+      configurable: true,
+      get(): never {
+        throw fuseError(
+          `Cannot read x.${name} inside ga.fuse(): a traced array has a dtype and a number of dimensions (ndim) only; its shape and memory are known when the fused function runs (it is traced once per dtype and rank of its arguments)`,
+        );
+      },
+    });
+  }
 }
 
 /** The signature a call is traced for: each argument's dtype and rank, or its scalar kind. */
