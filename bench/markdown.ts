@@ -40,6 +40,7 @@ const GROUPS: { title: string; has: (figure: string) => boolean }[] = [
   { title: "OpenCL", has: (f) => f.startsWith("opencl.") },
   { title: "Graphs", has: (f) => f.startsWith("graph.") },
   { title: "Fusion", has: (f) => f.startsWith("fuse.") },
+  { title: "Gradients", has: (f) => f.startsWith("grad.") },
   { title: "Other", has: () => true },
 ];
 

@@ -180,6 +180,10 @@ const TARGETS: readonly Target[] = [
   },
   { applies: is("fuse.first_call.cold"), conditions: [{ ref: { kind: "ms" }, op: "<=", bound: 100 }] },
   { applies: is("fuse.first_call.cached"), conditions: [{ ref: { kind: "ms" }, op: "<=", bound: 2 }] },
+  // Gradients (issue 29): forward + backward beside torch.compile's and PyTorch eager's; the tape's host cost.
+  { applies: is("grad.chain.2^28"), conditions: [{ ref: impl("torch-compile"), op: ">=", bound: 0.95 }] },
+  { applies: is("grad.mlp.4096"), conditions: [{ ref: impl("torch"), op: "<=", bound: 1 }] },
+  { applies: is("grad.record.host"), conditions: [{ ref: { kind: "us" }, op: "<=", bound: 2 }] },
   // 100 in-place array ops replayed ≥ 5× faster than eager (PyTorch's CUDAGraph replay beside it).
   { applies: is("graph.add1.replay"), conditions: [{ ref: own("graph.add1.eager"), op: "<=", bound: 0.2 }] },
   {

@@ -94,3 +94,13 @@ Deno.test({
     assert.match(text, /(__global__|__kernel) void cudeno_fuse_rownorm_rows\(/);
   },
 });
+
+openclTest(
+  "examples/linear_regression.ts fits a line by gradient descent to the least-squares solution",
+  async () => {
+    assert.match(
+      await runExample("linear_regression.ts"),
+      /largest difference from the least-squares solution: /,
+    );
+  },
+);

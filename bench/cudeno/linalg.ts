@@ -18,7 +18,13 @@ export interface Timing {
   settleMs: number;
 }
 
-const BATCH = 256, SIDE = 512, LARGE = 8192, OPENCL_LARGE = 4096;
+const BATCH = 256, SMALL_BATCH = 16, SIDE = 512, LARGE = 8192, OPENCL_LARGE = 4096;
+
+/** The dtypes of the square and batched products, and their names in figures. */
+type Float = "float32" | "bfloat16" | "float16";
+const NAMES: Record<Float, string> = { float32: "f32", bfloat16: "bf16", float16: "f16" };
+/** The square products' sides: the small ones a training step is made of, then the large ones. */
+const SQUARE = [256, 512, 1024, 2048, 4096, 8192];
 
 /** ‖c − ref‖ / ‖ref‖ with ref the float64 product of the same operands. */
 function relativeError(c: ga.GPUArray, a: ga.GPUArray, b: ga.GPUArray): number {
@@ -28,7 +34,7 @@ function relativeError(c: ga.GPUArray, a: ga.GPUArray, b: ga.GPUArray): number {
   return Math.sqrt(ga.vdot(diff, diff) / ga.vdot(ref, ref));
 }
 
-/** float32 without TF32 lands far under 5e-5 at these sizes; bfloat16 operands under 1e-2. */
+/** float32 without TF32 lands far under 5e-5 at these sizes; bfloat16 and float16 operands under 1e-2. */
 function checked(c: ga.GPUArray, a: ga.GPUArray, b: ga.GPUArray, figure: string): number {
   const err = relativeError(c, a, b);
   const limit = c.dtype === "float32" ? 5e-5 : 1e-2;
@@ -36,7 +42,7 @@ function checked(c: ga.GPUArray, a: ga.GPUArray, b: ga.GPUArray, figure: string)
   return err;
 }
 
-function operands(shape: number[], dtype: "float32" | "bfloat16"): [ga.GPUArray, ga.GPUArray] {
+function operands(shape: number[], dtype: Float): [ga.GPUArray, ga.GPUArray] {
   const make = (seed: number) => {
     const x = ga.random.normal(shape, { seed });
     if (dtype === "float32") return x;
@@ -47,13 +53,14 @@ function operands(shape: number[], dtype: "float32" | "bfloat16"): [ga.GPUArray,
 }
 
 /**
- * `matmul.{f32,bf16}.{1024,4096,8192}`: square products in TFLOP/s, after `settleMs` of untimed
- * products; for 1024 also `matmul.{f32,bf16}.1024.host`, the host's time to queue one product.
+ * `matmul.{f32,bf16,f16}.{256,512,1024,2048,4096,8192}`: square products in TFLOP/s, after `settleMs`
+ * of untimed products; for 1024 also `matmul.{f32,bf16,f16}.1024.host`, the host's time to queue one
+ * product.
  */
 export function squareFigures(t: Timing): void {
   ga.useBackend("cuda");
-  for (const dtype of ["float32", "bfloat16"] as const) {
-    for (const size of [1024, 4096, 8192]) {
+  for (const dtype of ["float32", "bfloat16", "float16"] as const) {
+    for (const size of SQUARE) {
       const a32 = ga.random.normal([size, size], { seed: 3 }),
         b32 = ga.random.normal([size, size], { seed: 4 });
       const a = dtype === "float32" ? a32 : a32.astype(dtype),
@@ -63,7 +70,7 @@ export function squareFigures(t: Timing): void {
       const host: number[] = [];
       const ms = t.eventTimes(10, product, t.batchFor(product), host, t.settleMs);
       const flops = 2 * size ** 3;
-      const figure = `matmul.${dtype === "float32" ? "f32" : "bf16"}.${size}`;
+      const figure = `matmul.${NAMES[dtype]}.${size}`;
       t.emit({
         impl: "cudeno",
         figure,
@@ -87,15 +94,16 @@ export function squareFigures(t: Timing): void {
 }
 
 /**
- * `matmul.bmm.{f32,bf16}.256x512`: 256 products of 512×512 matrices, `[256, 512, 512] @ [256, 512,
- * 512]` (one `cublasGemmStridedBatchedEx`); `matmul.{f32,bf16}.8192.t`: `matmul(a.T, b)` at 8192, the
- * transposed operand read in place as `CUBLAS_OP_T`. TFLOP/s, as the other matmul figures.
+ * `matmul.bmm.{f32,bf16}.256x512` and `matmul.bmm.{f32,bf16,f16}.16x512`: 256 (16) products of
+ * 512×512 matrices, `[256, 512, 512] @ [256, 512, 512]` (one strided-batch `cublasLtMatmul`);
+ * `matmul.{f32,bf16}.8192.t`: `matmul(a.T, b)` at 8192, the transposed operand read in place as
+ * `CUBLAS_OP_T`. TFLOP/s, as the other matmul figures.
  */
 export function cudaFigures(t: Timing): void {
   ga.useBackend("cuda");
-  for (const dtype of ["float32", "bfloat16"] as const) {
-    const name = dtype === "float32" ? "f32" : "bf16";
-    const cases = [
+  for (const dtype of ["float32", "bfloat16", "float16"] as const) {
+    const name = NAMES[dtype];
+    const cases = dtype === "float16" ? [] : [
       {
         figure: `matmul.bmm.${name}.${BATCH}x${SIDE}`,
         shape: [BATCH, SIDE, SIDE],
@@ -103,6 +111,11 @@ export function cudaFigures(t: Timing): void {
       },
       { figure: `matmul.${name}.${LARGE}.t`, shape: [LARGE, LARGE], flops: 2 * LARGE ** 3 },
     ];
+    cases.push({
+      figure: `matmul.bmm.${name}.${SMALL_BATCH}x${SIDE}`,
+      shape: [SMALL_BATCH, SIDE, SIDE],
+      flops: 2 * SMALL_BATCH * SIDE ** 3,
+    });
     for (const { figure, shape, flops } of cases) {
       const [a, b] = operands(shape, dtype);
       using _a = a, _b = b;

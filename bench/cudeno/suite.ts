@@ -24,6 +24,7 @@ import * as linalg from "./linalg.ts";
 import { openclScanFigures, scanFigures } from "./scan.ts";
 import { openclSortFigures, sortFigures } from "./sort.ts";
 import { fuseFigures } from "./fuse.ts";
+import { gradFigures } from "./grad.ts";
 import { jitFigures } from "./jit.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
@@ -119,6 +120,7 @@ await section("opencl.reduce", () => reductionFigures("opencl", emit, eventTimes
 await section("scan", () => scanFigures(emit, eventTimes));
 await section("scan.opencl", () => openclScanFigures(emit));
 await section("fuse", () => fuseFigures(emit, eventTimes, batchFor));
+await section("grad", () => gradFigures(emit, eventTimes, batchFor));
 await section("matmul", () => linalg.squareFigures(timing));
 await section("matmul.batched", () => linalg.cudaFigures(timing));
 await section("opencl.matmul", () => linalg.openclFigures(timing));

@@ -111,12 +111,12 @@ def relative_error(got, a, b):
     return ((got.double() - ref).norm() / ref.norm()).item()
 
 
-# float32 (TF32 off) lands far under 5e-5 at these sizes, TF32 near 3e-4; bf16 operands between 1e-3 and 1e-2.
-TOLERANCE = {torch.float32: 5e-5, torch.bfloat16: 1e-2}
-NAME = {torch.float32: "f32", torch.bfloat16: "bf16"}
+# float32 (TF32 off) lands far under 5e-5 at these sizes, TF32 near 3e-4; bf16 and f16 operands under 1e-2.
+TOLERANCE = {torch.float32: 5e-5, torch.bfloat16: 1e-2, torch.float16: 1e-2}
+NAME = {torch.float32: "f32", torch.bfloat16: "bf16", torch.float16: "f16"}
 
 
-def matmul(dtype, sizes=(1024, 4096, 8192), reps=10):
+def matmul(dtype, sizes=(256, 512, 1024, 2048, 4096, 8192), reps=10):
     t = timer()
     for n in sizes:
         gen = torch.Generator(device=DEVICE).manual_seed(n)
@@ -130,7 +130,7 @@ def matmul(dtype, sizes=(1024, 4096, 8192), reps=10):
         product = partial(torch.matmul, a, b, out=c)
         batch = t.batch_for(product)
         ms = t.samples(product, reps, batch, settle_s=SETTLE_S)
-        mode = "float32, TF32 off" if dtype == torch.float32 else "bfloat16"
+        mode = "float32, TF32 off" if dtype == torch.float32 else NAME[dtype]
         note = f"torch.matmul(out=c), {mode}; {batch} products per sample; relative error {err:.1e}"
         record(figure, "TFLOP/s", "higher", [2 * n**3 / (m * 1e-3) / 1e12 for m in ms], note)
         if n == 1024:
@@ -147,7 +147,7 @@ def matmul(dtype, sizes=(1024, 4096, 8192), reps=10):
 
 
 def bmm(dtype, batch=256, n=512, reps=10):
-    """matmul.bmm.*: torch.bmm of [256, 512, 512] by [256, 512, 512]."""
+    """matmul.bmm.*: torch.bmm of [batch, 512, 512] by [batch, 512, 512]."""
     t = timer()
     gen = torch.Generator(device=DEVICE).manual_seed(batch)
     a = torch.randn(batch, n, n, device=DEVICE, generator=gen).to(dtype)
@@ -356,12 +356,142 @@ def fusion(n=1 << 28, side=8192, reps=20):
         emit("torch-compile", figure, "GB/s", "higher", [gbps(nbytes, v) for v in ms], f"torch.compile of {note}")
 
 
+def gradients(n=1 << 28, batch=4096, reps=20, ops=100, rounds=200):
+    """The gradient figures (bench/cudeno/grad.ts): forward + backward of a chain and of an MLP loss through
+    autograd eagerly (impl torch) and of the torch.compile'd forward (impl torch-compile, skipped with a log
+    line where it cannot compile here); and autograd's host cost per recorded op."""
+    t = timer()
+    gen = torch.Generator(device=DEVICE).manual_seed(47)
+    x = torch.rand(n, device=DEVICE, generator=gen).requires_grad_()
+    y = torch.rand(n, device=DEVICE, generator=gen).requires_grad_()
+
+    def chain_sum(x, y):
+        return (torch.exp(2 * x + y) * 0.5).sum()
+
+    xd, yd = x.detach()[: 1 << 20].double(), y.detach()[: 1 << 20].double()
+    want = chain_sum(x.detach().double(), y.detach().double()).item()
+
+    def chain_step(fn):
+        value = fn(x, y)
+        return (value, *torch.autograd.grad(value, (x, y)))
+
+    def chain_check(value, dx, dy):
+        e = torch.exp(2 * xd + yd)
+        require(abs(value.item() - want) <= 1e-4 * want, "grad.chain: the value differs")
+        require(torch.allclose(dx[: 1 << 20].double(), e, rtol=1e-6, atol=0), "grad.chain: dx differs")
+        require(torch.allclose(dy[: 1 << 20].double(), 0.5 * e, rtol=1e-6, atol=0), "grad.chain: dy differs")
+
+    # The MLP of grad.mlp: 784-1024-1024-10, ReLU, -mean(sum(t * log_softmax(z, 1), 1)) with one-hot t.
+    widths = (784, 1024, 1024, 10)
+    params = []
+    for i in range(3):
+        params.append(torch.randn(widths[i], widths[i + 1], device=DEVICE, generator=gen) * (2 / widths[i]) ** 0.5)
+        params.append(torch.randn(widths[i + 1], device=DEVICE, generator=gen) * 0.1)
+    params = [p.requires_grad_() for p in params]
+    inputs = torch.randn(batch, widths[0], device=DEVICE, generator=gen)
+    labels = torch.randint(0, widths[3], (batch,), device=DEVICE, generator=gen)
+    targets = torch.nn.functional.one_hot(labels, widths[3]).float()
+
+    def mlp_loss(p, x, t):
+        h = torch.relu(x @ p[0] + p[1])
+        h = torch.relu(h @ p[2] + p[3])
+        z = h @ p[4] + p[5]
+        return -(t * torch.log_softmax(z, 1)).sum(1).mean()
+
+    # The float64 reference: the same loss and its gradients through autograd on float64 copies.
+    p64 = [p.detach().double().requires_grad_() for p in params]
+    loss64 = mlp_loss(p64, inputs.double(), targets.double())
+    grads64 = torch.autograd.grad(loss64, p64)
+
+    def mlp_step(fn):
+        value = fn(params, inputs, targets)
+        return (value, *torch.autograd.grad(value, params))
+
+    def mlp_check(value, *grads):
+        require(abs(value.item() - loss64.item()) <= 1e-5 * abs(loss64.item()), "grad.mlp: the loss differs")
+        # A pre-activation within float32's rounding of 0 can take the other side of the ReLU than in float64
+        # (about one in 10^6 does), moving the gradients of the layers before it by up to about 1e-3; the
+        # last layer's see only the ReLU's output there, which is near 0 either way.
+        for i, (g, g64) in enumerate(zip(grads, grads64)):
+            err = ((g.double() - g64).norm() / g64.norm()).item()
+            require(err < (1e-4 if i >= 4 else 1e-2), f"grad.mlp: gradient {i}'s relative error is {err:.1e}")
+
+    cases = [
+        ("grad.chain.2^28", chain_sum, chain_step, chain_check, 0,
+         "GB/s", lambda ms: gbps(4 * 4 * n, ms),
+         "torch.autograd.grad of (torch.exp(2 * x + y) * 0.5).sum() for x and y, 2^28 float32: the value and dx, dy; "
+         "useful bytes 4 x 4 x 2^28"),
+        (f"grad.mlp.{batch}", mlp_loss, mlp_step, mlp_check, SETTLE_S, "ms", lambda ms: ms,
+         f"torch.autograd.grad of the cross-entropy loss -(t * log_softmax(z, 1)).sum(1).mean() (one-hot t) of a "
+         f"784-1024-1024-10 MLP (torch.relu), batch {batch}, float32, TF32 off: the loss and the six parameter "
+         f"gradients, per step; loss {loss64.item():.4f}"),
+    ]
+    # Batches of calls between the events, as every producer of these figures times them.
+    for impl, wrap in (("torch", lambda f: f), ("torch-compile", torch.compile)):
+        for figure, fn, step, check, settle_s, unit, convert, note in cases:
+            try:
+                run = partial(step, wrap(fn))
+                check(*run())
+            except Exception as e:  # torch.compile needs a working inductor (Triton): a peer that cannot run is skipped
+                if impl == "torch":
+                    raise
+                log(f"torch_bench: torch.compile of {figure} failed, its figure is skipped: {type(e).__name__}: {e}")
+                continue
+            ms = t.samples(run, reps, batch=t.batch_for(run), settle_s=settle_s)
+            emit(impl, figure, unit, "higher" if unit == "GB/s" else "lower", [convert(v) for v in ms],
+                 note if impl == "torch" else f"torch.compile of the forward; {note}")
+    del x, y, xd, yd, params, p64, grads64, inputs, targets
+    torch.cuda.empty_cache()
+
+    # grad.record.host: ops elementwise ops on 16 floats with autograd recording less the same without, per op.
+    small = torch.rand(16, device=DEVICE, generator=gen)
+    w = torch.rand(16, device=DEVICE, generator=gen) + 0.5
+
+    def tiny_chain(x):
+        y = x
+        for k in range(ops):
+            y = y * w if k % 4 == 0 else y + 0.25 if k % 4 == 1 else torch.tanh(y) if k % 4 == 2 else y - x
+        return y
+
+    plain, tracked = small, small.clone().requires_grad_()
+    require(torch.equal(tiny_chain(plain), tiny_chain(tracked).detach()), "grad.record.host: recorded ops differ")
+
+    def host_us(x):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(rounds):
+            tiny_chain(x)
+        us = (time.perf_counter() - t0) * 1e6 / (rounds * ops)
+        torch.cuda.synchronize()
+        return us
+
+    for _ in range(rounds // 10):
+        tiny_chain(plain)
+        tiny_chain(tracked)
+    eager_us, extra_us = [], []
+    for s in range(7):  # in turns, each first in every other sample
+        if s % 2 == 0:
+            eager, rec = host_us(plain), host_us(tracked)
+        else:
+            rec, eager = host_us(tracked), host_us(plain)
+        eager_us.append(eager)
+        extra_us.append(rec - eager)
+    eager_us.sort()
+    record("grad.record.host", "us", "lower", extra_us,
+           f"host time of {ops} elementwise ops on 16 float32 (mul, add, tanh, sub in turn) on a tensor that requires "
+           f"grad (the graph made and dropped, no backward) less the same on one that does not ({eager_us[3]:.2f} us "
+           f"an op), per op; {rounds} calls a sample")
+
+
 def matmuls():
     matmul(torch.float32)
     matmul(torch.bfloat16)
+    matmul(torch.float16)
     for dtype in (torch.float32, torch.bfloat16):
         bmm(dtype)
         matmul_transposed(dtype)
+    for dtype in (torch.float32, torch.bfloat16, torch.float16):
+        bmm(dtype, batch=16)
 
 
 def main():
@@ -379,6 +509,7 @@ def main():
             ("join", joins),
             ("graph", graph_add1),
             ("fuse", fusion),
+            ("grad", gradients),
         ],
         torch.cuda.empty_cache,
     )

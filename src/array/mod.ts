@@ -29,7 +29,7 @@ export type {
   DeviceArray,
   KernelSource,
 } from "../device/backend.ts";
-export type { Gemm, GemmOperand } from "../device/gemm.ts";
+export type { Epilogue, Gemm, GemmEpilogue, GemmOperand } from "../device/gemm.ts";
 export { LAUNCH_ARGUMENT } from "../device/backend.ts";
 export type { LaunchConfig } from "../kernel/dims.ts";
 import { GPUArray } from "./core/gpuarray.ts";
@@ -50,6 +50,7 @@ export type { Layout, Shape } from "./core/layout.ts";
 export type { SliceSpec } from "./core/slicing.ts";
 export {
   arange,
+  type ArangeDType,
   type ArangeOptions,
   asarray,
   type DTypeOfArray,
@@ -82,6 +83,7 @@ export {
 } from "./ops/views.ts";
 export { assign, astype, fill } from "./ops/assign.ts";
 export { load, loadAsync, save, saveAsync } from "./routines/io.ts";
+export { type NpzArrays, savez, savezCompressed } from "./routines/npz.ts";
 export { arraySplit, concatenate, type JoinOptions, split, stack } from "./routines/join.ts";
 export { pad, type PadOptions, type PadSpec, repeat, tile } from "./routines/repeat.ts";
 export { NpyError } from "../kernel/npy.ts";
@@ -93,9 +95,25 @@ export { allclose, type CloseOptions } from "./ops/allclose.ts";
 export * from "./ops/reductions.ts";
 export { logSoftmax, softmax, type SoftmaxOptions } from "./ops/softmax.ts";
 export { fuse, type Fused, type FuseOptions } from "./fuse/fuse.ts";
+export {
+  customVjp,
+  grad,
+  type GradOptions,
+  type GradsOf,
+  jvp,
+  type Pullback,
+  stopGradient,
+  type Tree,
+  valueAndGrad,
+  type ValueAndGradOptions,
+  vjp,
+} from "./grad/api.ts";
 export { CublasError } from "../device/cublas.ts";
 export { matmul } from "./ops/matmul.ts";
 export { dot, inner, outer, trace, type TraceOptions, vdot } from "./ops/linalg.ts";
+export * as linalg from "./linalg/mod.ts";
+export { CusolverError } from "../device/cusolver.ts";
+export type { Solver, SolverJob, SolverJobs, SolverMatrices, SolverVectors } from "../device/solver.ts";
 export { einsum, tensordot } from "./ops/einsum.ts";
 export { cumprod, cumsum, diff, type DiffOptions, type ScanOptions } from "./ops/scan.ts";
 export { type Indices, put, take } from "./ops/indexing.ts";
@@ -108,6 +126,76 @@ export {
   type UniqueOptions,
   type UniqueResult,
 } from "./routines/search.ts";
+export {
+  median,
+  type MedianOptions,
+  nanmedian,
+  nanpercentile,
+  nanquantile,
+  percentile,
+  quantile,
+  type QuantileMethod,
+  type QuantileOptions,
+  type QuantileResult,
+  type QuantileValue,
+} from "./routines/quantile.ts";
+export {
+  average,
+  type AverageOptions,
+  corrcoef,
+  type CorrcoefOptions,
+  cov,
+  type CovOptions,
+} from "./routines/statistics.ts";
+export {
+  nanargmax,
+  nanargmin,
+  nancumprod,
+  nancumsum,
+  nanprod,
+  nanstd,
+  nanvar,
+} from "./routines/nanfunctions.ts";
+export {
+  bincount,
+  type BincountOptions,
+  digitize,
+  type DigitizeOptions,
+  histogram,
+  histogram2d,
+  type Histogram2dOptions,
+  type HistogramBins,
+  type HistogramOptions,
+} from "./routines/histogram.ts";
+export { gradient, type GradientOptions, trapezoid, type TrapezoidOptions } from "./routines/calculus.ts";
+export { convolve, type ConvolveMode, correlate, interp, type InterpOptions } from "./routines/signal.ts";
+export {
+  arrayEqual,
+  type ArrayEqualOptions,
+  intersect1d,
+  type Intersect1dOptions,
+  isin,
+  type IsinOptions,
+  setdiff1d,
+  type SetOptions,
+  setxor1d,
+  union1d,
+} from "./routines/sets.ts";
+export {
+  argpartition,
+  cross,
+  type CrossOptions,
+  fliplr,
+  flipud,
+  indices,
+  type IndicesOptions,
+  kron,
+  partition,
+  roll,
+  rot90,
+  trilIndices,
+  triuIndices,
+} from "./routines/shapes.ts";
 export * as random from "./routines/random.ts";
 export {
   type BinaryResult,

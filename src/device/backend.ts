@@ -8,7 +8,8 @@
 import type { Dialect } from "../kernel/ctypes.ts";
 import type { DType } from "../kernel/dtype.ts";
 import type { LaunchConfig } from "../kernel/dims.ts";
-import type { Gemm } from "./gemm.ts";
+import type { Gemm, GemmEpilogue } from "./gemm.ts";
+import type { Solver } from "./solver.ts";
 
 /**
  * Device memory of a backend.
@@ -98,6 +99,13 @@ export interface Blas {
    * (`gemm.ts`) accepts, with C row-major.
    */
   gemm(g: Gemm): void;
+  /**
+   * Runs `g` with `epilogue` applied to each element before it is stored, on the current stream, and
+   * says whether it did: false (nothing queued) where the library has no such product for it, and the
+   * caller applies the epilogue itself. `g.c` must be row-major and not transposed from the product
+   * asked for (the bias runs along its columns).
+   */
+  gemmEpilogue?(g: Gemm, epilogue: GemmEpilogue): boolean;
 }
 
 /**
@@ -171,8 +179,8 @@ export interface Backend {
   readonly device: string;
   /** Matrix products on the vendor's BLAS (cuBLAS on CUDA); undefined where there is none. */
   readonly blas?: Blas;
-  /** Where a vendor solver (cuSOLVER on CUDA: factorizations, solves) will go; none yet. */
-  readonly solver?: never;
+  /** LAPACK's factorizations on the vendor's solver (cuSOLVER on CUDA); undefined where there is none (`ga.linalg` runs its own kernels there). */
+  readonly solver?: Solver;
   /** Where a vendor FFT (cuFFT on CUDA) will go; none yet. */
   readonly fft?: never;
   /** Where a vendor neural-network library (cuDNN on CUDA) will go; none yet. */

@@ -81,14 +81,14 @@ function check(code: number, call: string): void {
 }
 
 /** The dtypes cuBLAS multiplies here (the others go to the tiled kernel). */
-const CUBLAS_DTYPES: readonly DType[] = ["float32", "float64", "float16", "bfloat16"];
+export const CUBLAS_DTYPES: readonly DType[] = ["float32", "float64", "float16", "bfloat16"];
 
 /**
  * The workspace cuBLAS is given, as NVIDIA recommends in `cublasSetWorkspace`'s documentation (and
  * PyTorch does): 32 MiB on Hopper and later, 4 MiB before. With its own smaller default, cuBLAS may
  * pick slower algorithms for some shapes.
  */
-function workspaceBytes(context: Context): number {
+export function workspaceBytes(context: Context): number {
   return context.device.computeCapability[0] >= 9 ? 32 * 2 ** 20 : 4 * 2 ** 20;
 }
 
@@ -153,7 +153,8 @@ function cublasHandleOn(context: Context, stream: Stream | undefined): Deno.Poin
 const ONE_F32 = new Float32Array([1]), ZERO_F32 = new Float32Array([0]);
 const ONE_F64 = new Float64Array([1]), ZERO_F64 = new Float64Array([0]);
 
-function pointer(x: GemmOperand, itemsize: number): bigint {
+/** The device address of `x`'s first element. */
+export function pointer(x: GemmOperand, itemsize: number): bigint {
   return (x.buffer as DeviceAllocation).ptr + BigInt(x.offset * itemsize);
 }
 
@@ -206,7 +207,8 @@ export function cublasCall(g: Gemm): CublasCall {
   };
 }
 
-const DATA_TYPE: Partial<Record<DType, number>> = {
+/** The `cudaDataType` of each dtype cuBLAS multiplies. */
+export const DATA_TYPE: Partial<Record<DType, number>> = {
   float32: CUDA_R_32F,
   float64: CUDA_R_64F,
   float16: CUDA_R_16F,

@@ -1,6 +1,6 @@
 /**
  * GPU arrays over the CUDA core: device allocations from the stream-ordered pool, NVRTC-compiled
- * kernels launched through `fn(...)`, and cuBLAS for matrix products; all of it on the current
+ * kernels launched through `fn(...)`, and cuBLASLt (cuBLAS behind it) for matrix products; all of it on the current
  * stream (`ga.withStream()`, `stream.ts`), else the legacy default stream.
  *
  * @module
@@ -20,7 +20,9 @@ import type { Dim3, LaunchConfig } from "../kernel/dims.ts";
 import type { DType } from "../kernel/dtype.ts";
 import { tryGetEnv } from "../../ffi/load.ts";
 import { currentStream } from "./stream.ts";
-import { cublasOf } from "./cublas.ts";
+import { cublasLtOf } from "./cublaslt.ts";
+import { cusolverOf } from "./cusolver.ts";
+import type { Solver } from "./solver.ts";
 
 /** The fix for array work on the legacy default stream while a capture is in progress. */
 const RECORD_IT =
@@ -98,8 +100,10 @@ export class CudaBackend implements Backend {
   readonly worker: typeof WORKER_BOUND = WORKER_BOUND;
   readonly dialect = "cuda" as const;
   readonly device: string;
-  /** cuBLAS on this backend's context. */
-  readonly blas: Blas = cublasOf(this);
+  /** cuBLASLt, with cuBLAS behind it, on this backend's context. */
+  readonly blas: Blas = cublasLtOf(this);
+  /** cuSOLVER on this backend's context. */
+  readonly solver: Solver = cusolverOf(this);
   /** The context arrays live in. */
   readonly context: cuda.Context;
   readonly #kernels = new Map<string, CudaKernel>();

@@ -69,6 +69,39 @@ export interface Gemm {
 }
 
 /**
+ * What is applied to each element of a product before it is stored: `"bias"` adds `bias[j]` to
+ * column `j` of C (a vector of `n` elements, the same for every matrix of a batch), `"relu"` is
+ * `max(x, 0)`, `"gelu"` is GELU's tanh approximation `x/2·(1 + tanh(√(2/π)·(x + 0.044715·x³)))`, and
+ * `"biasRelu"` / `"biasGelu"` add the bias first.
+ *
+ * @example
+ * ```ts
+ * import type { Epilogue } from "./gemm.ts";
+ * const e: Epilogue = "biasGelu";
+ * ```
+ */
+export type Epilogue = "bias" | "relu" | "gelu" | "biasRelu" | "biasGelu";
+
+/**
+ * An {@link Epilogue} and, for those that add one, the bias: `n` contiguous elements of the
+ * product's dtype from element `offset` of `buffer`.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * import type { GemmEpilogue } from "./gemm.ts";
+ * const bias = ga.zeros([4]);
+ * const e: GemmEpilogue = { epilogue: "biasRelu", bias: { buffer: bias.buffer, offset: 0 } };
+ * ```
+ */
+export interface GemmEpilogue {
+  /** What is applied. */
+  readonly epilogue: Epilogue;
+  /** The bias vector, for `"bias"`, `"biasRelu"` and `"biasGelu"`. */
+  readonly bias?: { readonly buffer: BackendBuffer; readonly offset: number };
+}
+
+/**
  * The same products seen transposed: `Cᵀ = Bᵀ·Aᵀ` (so a column-major C becomes a row-major one).
  *
  * @example

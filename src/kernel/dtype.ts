@@ -156,5 +156,8 @@ export function dtypeOf(array: ArrayBufferView): DType {
   if (array instanceof Uint32Array) return "uint32";
   if (array instanceof BigInt64Array) return "int64";
   if (array instanceof BigUint64Array) return "uint64";
-  throw new TypeError(`Cannot infer an element type from ${array.constructor.name}: pass a typed array`);
+  const kind = typeof array === "object" && array !== null
+    ? array.constructor?.name ?? "an object"
+    : String(array);
+  throw new TypeError(`Cannot infer an element type from ${kind}: pass a typed array`);
 }

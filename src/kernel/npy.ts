@@ -28,7 +28,7 @@ export type { DType, TypedArray } from "./dtype.ts";
 export class NpyError extends Error {
   /** Creates the error. */
   constructor(message: string) {
-    super(oneLine(message));
+    super(oneLine(String(message ?? "")));
     this.name = "NpyError";
   }
 }
@@ -90,7 +90,10 @@ export function readNpy(bytes: Uint8Array, name = ".npy data"): NpyArray {
     throw new NpyError(`Cannot read ${name}: ${detail}`);
   };
   if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
-    fail("this is a .npz (zip) archive, not a .npy file; save a single array with numpy.save");
+    fail(
+      "this is a .npz (zip) archive, not a .npy file; save a single array with numpy.save, " +
+        "or load the archive with ga.load() through a path ending in .npz",
+    );
   }
   if (bytes.length === 0 || MAGIC.some((byte, i) => i < bytes.length && bytes[i] !== byte)) {
     fail("not a .npy file (it does not start with \\x93NUMPY); save the array with numpy.save");

@@ -18,11 +18,15 @@ export function checkOptions(
   known: readonly string[],
 ): void {
   if (options === undefined) return;
-  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+  const proto = typeof options === "object" && options !== null ? Object.getPrototypeOf(options) : undefined;
+  // Only a plain object is options: an array, or a class's instance (a GPUArray), is refused by its kind.
+  if (proto !== Object.prototype && proto !== null) {
     const shown = typeof options === "string"
       ? JSON.stringify(options)
       : Array.isArray(options)
       ? `[${options.join(", ")}]`
+      : typeof options === "object" && options !== null
+      ? `of a ${options.constructor?.name ?? "class"}`
       : String(options);
     throw new TypeError(`Cannot ${what} with options ${shown}: pass an object such as ${example}`);
   }

@@ -100,7 +100,11 @@ eachBackend("zeros, ones, full, arange and emptyLike make the arrays they say", 
   assert.deepEqual(ga.zeros([2, 2]).get(), new Float32Array(4));
   assert.deepEqual(ga.ones(3, "int32").get(), Int32Array.of(1, 1, 1));
   assert.deepEqual(ga.full(3, -5, "int8").get(), Int8Array.of(-5, -5, -5));
-  assert.deepEqual(ga.arange(5).get(), Float32Array.of(0, 1, 2, 3, 4));
+  assert.deepEqual(
+    ga.arange(5).get(),
+    Int32Array.of(0, 1, 2, 3, 4),
+    "integers give int32, as NumPy's arange",
+  );
   assert.deepEqual(ga.arange(1, 2, 0.25).get(), Float32Array.of(1, 1.25, 1.5, 1.75));
   assert.deepEqual(ga.arange(10, 0, -3, "int32").get(), Int32Array.of(10, 7, 4, 1));
   const like = ga.emptyLike(ga.zeros([3, 5], "uint8"));

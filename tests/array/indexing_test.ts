@@ -134,7 +134,7 @@ eachBackend("put() writes at flat indices, repeating the values, through views, 
   [[0, 100], [5, 200], [11, 300]].forEach(([k, v]) => want[order[k!]!] = v!);
   assert.deepEqual(m.get(), want);
   // Values that overlap the array are read before any is written.
-  using b = ga.arange(6);
+  using b = ga.arange(6, "float32");
   ga.put(b, [0, 1, 2], b.slice([3, null]));
   assert.deepEqual(b.get(), Float32Array.of(3, 4, 5, 3, 4, 5));
   ga.put(b, [], [1]);

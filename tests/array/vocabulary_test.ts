@@ -327,7 +327,7 @@ eachBackend(
       RI.arange(1, 2, 0.25, "float64"),
       "arange(start, stop, step, dtype)",
     );
-    same(ga.arange(6, { step: 2 }), RI.arange(0, 6, 2), "arange(stop, { step })");
+    same(ga.arange(6, { step: 2 }), RI.arange(0, 6, 2, "int32"), "arange(stop, { step })");
     same(
       ga.linspace(0, 1, 5, { dtype: "float64" }),
       RI.linspace(0, 1, 5, { dtype: "float64" }),
@@ -339,7 +339,7 @@ eachBackend(
 );
 
 eachBackend(
-  "the dtype given by position or as { dtype } is the result's type, float32 when none is given",
+  "the dtype given by position or as { dtype } is the result's type, float32 when none is given (arange of integers: int32)",
   () => {
     const z = ga.zeros([2], { dtype: "int32" }), r = ga.arange(5, "int64"), e = ga.eye(3, 4, { k: 1 });
     const l = ga.linspace(0, 1, 4, { endpoint: false }), a = ga.asarray([1, 2], { dtype: "uint8" });
@@ -352,7 +352,7 @@ eachBackend(
       Same<typeof a, ga.GPUArray<"uint8">>,
       Same<typeof f, ga.GPUArray<"int16">>,
       Same<typeof d, ga.GPUArray<"float64">>,
-      Same<typeof s, ga.GPUArray<"float32">>,
+      Same<typeof s, ga.GPUArray<ga.ArangeDType>>,
     ] = [true, true, true, true, true, true, true, true];
     assert.equal(types.length, 8);
     const all = [z, r, e, l, a, f, d, s];
@@ -364,7 +364,7 @@ eachBackend(
       "uint8",
       "int16",
       "float64",
-      "float32",
+      "int32",
     ]);
     for (const x of all) x.free();
   },

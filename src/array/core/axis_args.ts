@@ -196,7 +196,8 @@ export function optionsOf<O extends object>(
       options = v;
       break;
     }
-    if (v === undefined) {
+    // NumPy's axis=None for an axis or axes: the default (every axis).
+    if (v === undefined || (v === null && slots[next] === AXES)) {
       next++;
       continue;
     }
@@ -228,5 +229,7 @@ export function optionsOf<O extends object>(
       );
     }
   }
-  return { ...options, ...given } as O;
+  const merged: Record<string, unknown> = { ...options, ...given };
+  if (merged.axis === null && slots.includes(AXES)) delete merged.axis;
+  return merged as O;
 }

@@ -9,6 +9,7 @@
 
 import type { DType, TypedArray } from "../../kernel/dtype.ts";
 import { type GPUArray, viewOf } from "./gpuarray.ts";
+import { describe } from "./describe.ts";
 import { arrayRepr, type Element, elementFormat, pythonTuple, type Shown, textEdges } from "./format.ts";
 import { contiguousStrides, showShape } from "./layout.ts";
 import { fromBfloat16Bits } from "../../kernel/bfloat16.ts";
@@ -88,11 +89,13 @@ export function arrayString(a: GPUArray): string {
  * array of other than one element.
  */
 export function item<D extends DType>(a: GPUArray<D>, ...index: number[]): ItemValue<D> {
-  const call = `item(${index.join(", ")})`;
+  const call = `item(${index.map(describe).join(", ")})`;
   const bad = index.find((i) => !Number.isSafeInteger(i));
   if (bad !== undefined) {
     throw new TypeError(
-      `Cannot take ${call} of an array of shape ${showShape(a.shape)}: ${bad} is not an integer index`,
+      `Cannot take ${call} of an array of shape ${showShape(a.shape)}: ${
+        describe(bad)
+      } is not an integer index`,
     );
   }
   if (index.length === 0 && a.size !== 1) {

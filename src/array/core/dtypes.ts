@@ -5,7 +5,8 @@
  * @module
  */
 
-import { type DType, DTYPES } from "../../kernel/dtype.ts";
+import { type DType, DTYPES, isDType } from "../../kernel/dtype.ts";
+import { describe } from "./describe.ts";
 
 const FLOAT_ORDER: DType[] = ["float16", "bfloat16", "float32", "float64"];
 const SIGNED: DType[] = ["int8", "int16", "int32", "int64"];
@@ -36,6 +37,13 @@ function largerFloat(a: DType, b: DType): DType {
  * ```
  */
 export function resultType(a: DType, b: DType): DType {
+  if (!isDType(a) || !isDType(b)) {
+    throw new TypeError(
+      `Cannot find the result type of ${describe(a)} and ${
+        describe(b)
+      }: pass two dtypes, such as "float32" and "int8" (an array's is a.dtype)`,
+    );
+  }
   if (a === b) return a;
   if (a === "bool") return b;
   if (b === "bool") return a;

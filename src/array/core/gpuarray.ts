@@ -16,12 +16,15 @@ import {
   contiguousStrides,
   isContiguous,
   type Layout,
+  reshapeStrides,
+  reshapeTarget,
   type Shape,
   showShape,
   sizeOf,
 } from "./layout.ts";
 import { dtypeArg, type DTypeOptions } from "./axis_args.ts";
 import type { ArrayMethods } from "./methods.ts";
+import { describe } from "./describe.ts";
 
 /** The memory arrays share: it goes back to the device when the last array holding it lets go. */
 class Storage {
@@ -62,15 +65,40 @@ function wholeOnly(a: GPUArray, call: string, given: unknown): never {
   );
 }
 
+/** The list new arrays are added to while a differentiation runs (see {@link collectArrays}). */
+let collected: GPUArray[] | undefined;
+
+/**
+ * Adds every array made from now on to `list` (undefined: to none), returning the list it replaces:
+ * `grad` frees what its function made and did not return, when it returns.
+ */
+export function collectArrays(list: GPUArray[] | undefined): GPUArray[] | undefined {
+  const before = collected;
+  collected = list;
+  return before;
+}
+
+/** The error for assigning a member that only the array sets. */
+function cannotAssign(member: string, instead: string): never {
+  throw new TypeError(`Cannot assign an array's ${member}: ${instead}`);
+}
+
 /** Set by GPUArray's static block: see {@link viewOf}. */
 let makeView: (array: GPUArray, layout: Layout) => GPUArray;
 /** Set by GPUArray's static block: see {@link sharesMemory}. */
 let storageOf: (array: GPUArray) => Storage;
 
 function checkDType(dtype: DType, backend: Backend): void {
+  if (typeof (backend as Partial<Backend> | undefined)?.supports !== "function") {
+    throw new TypeError(
+      `Cannot make an array on ${
+        describe(backend)
+      }: the constructor's first argument is a backend; make arrays with ga.empty(shape, dtype), ga.zeros() or ga.asarray()`,
+    );
+  }
   if (!isDType(dtype)) {
     throw new TypeError(
-      `Cannot make an array of dtype "${dtype}": use one of ${Object.keys(DTYPES).join(", ")}`,
+      `Cannot make an array of dtype ${describe(dtype)}: use one of ${Object.keys(DTYPES).join(", ")}`,
     );
   }
   if (!backend.supports(dtype)) {
@@ -93,22 +121,86 @@ function checkDType(dtype: DType, backend: Backend): void {
  * ```
  */
 export class GPUArray<D extends DType = DType> implements DeviceArray {
-  /** The backend the array lives on. */
-  readonly backend: Backend;
-  /** The element type. */
-  readonly dtype: D;
-  /** The extent of each dimension. */
-  readonly shape: readonly number[];
-  /** Elements between neighbours along each dimension (0 where broadcast, negative where flipped). */
-  readonly strides: readonly number[];
-  /** The element of the buffer where index (0, 0, …) is. */
-  readonly offset: number;
-  /** The number of elements. */
-  readonly size: number;
-  /** The array this one is a view of, or undefined when it owns its memory. */
-  readonly base: GPUArray | undefined;
+  // Getters over private fields, so that assigning `dtype`, `strides` and the rest is a TypeError (in
+  // strict mode, as modules are) instead of a corrupt array; only `shape` has a setter.
+  readonly #backend: Backend;
+  readonly #dtype: D;
+  #shape: readonly number[];
+  #strides: readonly number[];
+  readonly #offset: number;
+  readonly #size: number;
+  readonly #base: GPUArray | undefined;
   readonly #storage: Storage;
   #released = false;
+
+  /** The backend the array lives on. */
+  get backend(): Backend {
+    return this.#backend;
+  }
+  /** The element type. */
+  get dtype(): D {
+    return this.#dtype;
+  }
+  /** Refused: convert with `a.astype(dtype)`, which copies. */
+  set dtype(_: never) {
+    cannotAssign("dtype", "convert with a.astype(dtype), which copies");
+  }
+  /** The extent of each dimension. Assigning it reshapes the array in place: see the setter. */
+  get shape(): readonly number[] {
+    return this.#shape;
+  }
+  /**
+   * Reshapes the array in place, as NumPy's `a.shape = ...` does (one extent may be -1): only where
+   * the elements can be shown in the new shape without moving them (a view's strides allow it);
+   * otherwise nothing changes and it throws, since only a copy could (use `a.reshape()`).
+   *
+   * @throws {RangeError} for a malformed shape or one of another size.
+   * @throws {TypeError} where no strides fit, or for a freed array.
+   */
+  set shape(shape: Shape) {
+    if (typeof shape !== "number" && !Array.isArray(shape)) {
+      throw new TypeError(`Cannot set the shape to ${String(shape)}: give an array of extents, [3, 2]`);
+    }
+    this.#live();
+    const dims = reshapeTarget(this.#shape, typeof shape === "number" ? [shape] : shape);
+    const strides = reshapeStrides(this, dims);
+    if (strides === undefined) {
+      throw new TypeError(
+        `Cannot set the shape of an array of shape ${showShape(this.#shape)} (strides ${
+          showShape(this.#strides)
+        }) to ${
+          showShape(dims)
+        } in place: its elements do not lie in that shape's order in memory; use a.reshape(${
+          dims.join(", ")
+        }), which copies them`,
+      );
+    }
+    this.#shape = Object.freeze(dims);
+    this.#strides = Object.freeze(strides);
+  }
+  /** Elements between neighbours along each dimension (0 where broadcast, negative where flipped). */
+  get strides(): readonly number[] {
+    return this.#strides;
+  }
+  /** Refused: strides follow from the layout; make a view instead. */
+  set strides(_: never) {
+    cannotAssign(
+      "strides",
+      "they follow from its layout; make a view instead (a.T, a.slice(...), a.reshape(...))",
+    );
+  }
+  /** The element of the buffer where index (0, 0, …) is. */
+  get offset(): number {
+    return this.#offset;
+  }
+  /** The number of elements. */
+  get size(): number {
+    return this.#size;
+  }
+  /** The array this one is a view of, or undefined when it owns its memory. */
+  get base(): GPUArray | undefined {
+    return this.#base;
+  }
 
   static {
     makeView = (array, layout) =>
@@ -119,6 +211,9 @@ export class GPUArray<D extends DType = DType> implements DeviceArray {
         new ViewOf(array.#live(), array.base ?? array, layout),
       );
     storageOf = (array) => array.#storage;
+    // A data property (not a getter), so that the runtime's messages name the class too: "Cannot set
+    // property size of [object GPUArray] which has only a getter".
+    Object.defineProperty(GPUArray.prototype, Symbol.toStringTag, { value: "GPUArray", configurable: true });
   }
 
   /**
@@ -130,22 +225,23 @@ export class GPUArray<D extends DType = DType> implements DeviceArray {
   constructor(backend: Backend, shape: Shape, dtype: D, view?: ViewOf) {
     checkDType(dtype, backend);
     const dims = checkShape(shape);
-    this.backend = backend;
-    this.dtype = dtype;
-    this.shape = Object.freeze(dims);
-    this.size = sizeOf(dims);
+    this.#backend = backend;
+    this.#dtype = dtype;
+    this.#shape = Object.freeze(dims);
+    this.#size = sizeOf(dims);
     if (view === undefined) {
-      this.strides = Object.freeze(contiguousStrides(dims));
-      this.offset = 0;
-      this.base = undefined;
-      this.#storage = new Storage(backend.alloc(this.size * DTYPES[dtype].size));
+      this.#strides = Object.freeze(contiguousStrides(dims));
+      this.#offset = 0;
+      this.#base = undefined;
+      this.#storage = new Storage(backend.alloc(this.#size * DTYPES[dtype].size));
     } else {
-      this.strides = Object.freeze([...view.layout.strides]);
-      this.offset = view.layout.offset;
-      this.base = view.base;
+      this.#strides = Object.freeze([...view.layout.strides]);
+      this.#offset = view.layout.offset;
+      this.#base = view.base;
       this.#storage = view.storage;
     }
     this.#storage.hold();
+    collected?.push(this);
   }
 
   /** Bytes the elements take (`size * itemsize`). */
@@ -176,6 +272,10 @@ export class GPUArray<D extends DType = DType> implements DeviceArray {
    */
   get buffer(): BackendBuffer {
     return this.#live().buffer;
+  }
+  /** Refused: the memory is the array's; write into it with `a.set(host)` or `a.assign(b)`. */
+  set buffer(_: never) {
+    cannotAssign("buffer", "the memory is the array's; write into it with a.set(host) or a.assign(b)");
   }
 
   /**
@@ -247,15 +347,31 @@ export class GPUArray<D extends DType = DType> implements DeviceArray {
   }
 
   /**
-   * Copies the elements to a new host typed array in C order, waiting for queued work (PyCUDA's
-   * `get()`). It copies the whole array: for one element use `item(i)`, for part of it `slice()`.
+   * Copies the elements to the host in C order, waiting for queued work (PyCUDA's `get()`): into
+   * `out` where given (PyCUDA's `get(ary)`: a typed array of the dtype's kind and the array's size,
+   * which a loop can reuse instead of making a new one each time), else into a new typed array. It
+   * copies the whole array: for one element use `item(i)`, for part of it `slice()`.
    *
-   * @throws {TypeError} when given an index (`unexpected`).
+   * @param out The host array to fill (`Float32Array` for float32, `Uint16Array` for bfloat16: see
+   *   {@link HostArrayOf}), of {@link size} elements.
+   * @returns `out`, or the new array.
+   * @throws {TypeError} when given an index, or an `out` of another element type.
+   * @throws {RangeError} when `out` has another number of elements.
+   * @example
+   * ```ts
+   * import * as ga from "@cudeno/cudeno/array";
+   * const x = ga.arange(6, "float32");
+   * const host = new Float32Array(6);
+   * for (let step = 0; step < 3; step++) {
+   *   x.add(step, { out: x });
+   *   x.get(host); // the same buffer every time
+   * }
+   * console.log(host); // Float32Array [3, 4, 5, 6, 7, 8]
+   * ```
    */
-  get(unexpected?: never): HostArrayOf[D] {
-    if (unexpected !== undefined) wholeOnly(this, "get", unexpected);
+  get(out?: HostArrayOf[D]): HostArrayOf[D] {
+    out = this.#hostTarget(out, "get");
     this.backend.checkHostRead("get()");
-    const out = new DTYPES[this.dtype].array(this.size) as HostArrayOf[D];
     if (this.size === 0) return out;
     if (this.isContiguous) {
       this.backend.read(out, this.buffer, this.offset * this.itemsize);
@@ -267,16 +383,36 @@ export class GPUArray<D extends DType = DType> implements DeviceArray {
   }
 
   /** Like {@link get}, without blocking Deno's event loop while the device finishes. */
-  async getAsync(unexpected?: never): Promise<HostArrayOf[D]> {
-    if (unexpected !== undefined) wholeOnly(this, "getAsync", unexpected);
+  async getAsync(out?: HostArrayOf[D]): Promise<HostArrayOf[D]> {
+    out = this.#hostTarget(out, "getAsync");
     this.backend.checkHostRead("getAsync()");
-    const out = new DTYPES[this.dtype].array(this.size) as HostArrayOf[D];
     if (this.size === 0) return out;
     if (this.isContiguous) {
       await this.backend.readAsync(out, this.buffer, this.offset * this.itemsize);
     } else {
       using flat = this.copy();
       await this.backend.readAsync(out, flat.buffer, 0);
+    }
+    return out;
+  }
+
+  /** `out` checked for `call()` (a typed array of the dtype's kind and {@link size} elements), or a new one. */
+  #hostTarget(out: HostArrayOf[D] | undefined, call: string): HostArrayOf[D] {
+    const expected = DTYPES[this.dtype].array;
+    if (out === undefined) return new expected(this.size) as HostArrayOf[D];
+    if (typeof out === "number" || typeof out === "bigint") wholeOnly(this, call, out);
+    if (!(out instanceof expected)) {
+      const given = (out as { constructor?: { name?: string } } | null)?.constructor?.name ?? String(out);
+      throw new TypeError(
+        `Cannot ${call}() a ${this.dtype} array into a ${given}: pass a ${expected.name} of ${this.size} elements`,
+      );
+    }
+    if (out.length !== this.size) {
+      throw new RangeError(
+        `Cannot ${call}() an array of shape ${
+          showShape(this.shape)
+        } (${this.size} elements) into a ${expected.name} of ${out.length}: pass one of ${this.size} elements`,
+      );
     }
     return out;
   }
@@ -292,7 +428,7 @@ export class GPUArray<D extends DType = DType> implements DeviceArray {
     const expected = DTYPES[this.dtype].array;
     if (!(host instanceof expected)) {
       throw new TypeError(
-        `Cannot set a ${this.dtype} array from a ${host.constructor.name}: pass a ${expected.name}`,
+        `Cannot set a ${this.dtype} array from ${describe(host)}: pass a ${expected.name}`,
       );
     }
     if (host.byteLength !== this.nbytes) {
@@ -320,6 +456,11 @@ export class GPUArray<D extends DType = DType> implements DeviceArray {
    */
   free(): void {
     if (this.#released) return;
+    if (collected !== undefined) {
+      // Inside a differentiated function the backward pass may still read it: freed when the call ends.
+      collected.push(this);
+      return;
+    }
     this.#released = true;
     this.#storage.release();
   }
@@ -327,6 +468,82 @@ export class GPUArray<D extends DType = DType> implements DeviceArray {
   /** Same as {@link free}. */
   [Symbol.dispose](): void {
     this.free();
+  }
+
+  /**
+   * The array as a JS value, so that `Number(a)`, `+a` and `a < 2` work for an array of one element
+   * (0-d or not, as NumPy's `float(a)`): its element, a bigint for int64 and uint64 (so `Number(a)`
+   * works but `+a` is JS's TypeError for bigints; compare with `a > 2n`), a boolean for bools. As a
+   * string (`` `${a}` ``, `String(a)`) a 0-d array is its element's text, as NumPy's `str()`, and any
+   * other its text form ({@link toString}).
+   *
+   * @throws {TypeError} for an array of other than one element used as a number.
+   * @example
+   * ```ts
+   * import * as ga from "@cudeno/cudeno/array";
+   * const total = ga.asarray([1, 2, 3]).sum(0); // a 0-d array
+   * console.log(Number(total) + 1, `total ${total}`); // 7 "total 6"
+   * ```
+   */
+  [Symbol.toPrimitive](hint: string): number | bigint | boolean | string {
+    if (hint === "string") return this.ndim === 0 && !this.freed ? String(this.item()) : this.toString();
+    if (this.size !== 1) {
+      throw new TypeError(
+        `Cannot use an array of shape ${
+          showShape(this.shape)
+        } (${this.size} elements) as a number: only an array of one element converts; read the elements with a.get(), or one with a.item(i)`,
+      );
+    }
+    return this.item();
+  }
+
+  /**
+   * The arrays along the first axis, each a view (NumPy's `for row in a`): rows of a matrix, elements
+   * (as 0-d arrays) of a vector.
+   *
+   * @throws {TypeError} for a 0-d array, which has no axis to iterate.
+   * @example
+   * ```ts
+   * import * as ga from "@cudeno/cudeno/array";
+   * for (const row of ga.asarray([[1, 2], [3, 4]])) console.log(row.get()); // [1, 2], then [3, 4]
+   * ```
+   */
+  [Symbol.iterator](): IterableIterator<GPUArray<D>> {
+    if (this.ndim === 0) {
+      throw new TypeError(
+        "Cannot iterate over a 0-d array: it has no axis; read its element with a.item() or Number(a)",
+      );
+    }
+    return this.#rows(this.shape, this.strides, this.offset);
+  }
+
+  /** The views along the first axis of the layout the iteration began with. */
+  *#rows(shape: readonly number[], strides: readonly number[], offset: number): Generator<GPUArray<D>> {
+    for (let i = 0; i < shape[0]!; i++) {
+      const layout = { shape: shape.slice(1), strides: strides.slice(1), offset: offset + i * strides[0]! };
+      yield makeView(this, layout) as GPUArray<D>;
+    }
+  }
+
+  /**
+   * What `JSON.stringify` writes for the array: its elements as nested lists ({@link tolist}), with
+   * 64-bit integers as numbers where they are safe integers and as decimal strings where they are not
+   * (JSON has no bigint); NaN and infinities become `null`, as JSON.stringify writes them.
+   *
+   * @example
+   * ```ts
+   * import * as ga from "@cudeno/cudeno/array";
+   * console.log(JSON.stringify({ x: ga.asarray([[1, 2], [3, 4]]) })); // {"x":[[1,2],[3,4]]}
+   * ```
+   */
+  toJSON(): unknown {
+    const json = (v: unknown): unknown =>
+      Array.isArray(v)
+        ? v.map(json)
+        : typeof v === "bigint"
+        ? (v >= Number.MIN_SAFE_INTEGER && v <= Number.MAX_SAFE_INTEGER ? Number(v) : v.toString())
+        : v;
+    return json(this.tolist());
   }
 }
 
@@ -342,6 +559,16 @@ export interface GPUArray<D extends DType = DType> extends ArrayMethods<D> {}
  */
 export function viewOf<D extends DType>(array: GPUArray<D>, layout: Layout): GPUArray<D> {
   return makeView(array, layout) as GPUArray<D>;
+}
+
+/**
+ * `value`, checked to be an array: the argument `what` (a function's name) takes first.
+ *
+ * @throws {TypeError} naming what was given instead.
+ */
+export function arrayArg(value: unknown, what: string): GPUArray {
+  if (!(value instanceof GPUArray)) throw new TypeError(`Cannot ${what} ${describe(value)}: pass a GPUArray`);
+  return value;
 }
 
 /** Whether two arrays use the same memory. */
@@ -385,5 +612,6 @@ export function emptyLike<D extends DType, E extends DType = D>(
 /** `emptyLike(like, dtype)`: the dtype by position. */
 export function emptyLike<D extends DType, E extends DType>(like: GPUArray<D>, dtype: E): GPUArray<E>;
 export function emptyLike(like: GPUArray, dtype?: unknown): GPUArray {
+  arrayArg(like, "emptyLike");
   return new GPUArray(like.backend, like.shape, dtypeArg("emptyLike", dtype) ?? like.dtype);
 }

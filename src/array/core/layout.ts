@@ -8,6 +8,8 @@
  * @module
  */
 
+import { describe } from "./describe.ts";
+
 /** A shape: a number for 1-D, or the extent of each dimension. */
 export type Shape = number | readonly number[];
 
@@ -34,15 +36,7 @@ export function showShape(shape: readonly number[]): string {
 export function checkShape(shape: Shape): number[] {
   const dims = typeof shape === "number" ? [shape] : Array.isArray(shape) ? [...shape] : undefined;
   if (dims === undefined || dims.some((d) => !Number.isSafeInteger(d) || d < 0)) {
-    throw new RangeError(
-      `Cannot use shape ${
-        Array.isArray(shape)
-          ? `[${shape.map((d) => (typeof d === "string" ? JSON.stringify(d) : String(d))).join(", ")}]`
-          : typeof shape === "string"
-          ? JSON.stringify(shape)
-          : String(shape)
-      }: every extent must be a non-negative integer`,
-    );
+    throw new RangeError(`Cannot use shape ${describe(shape)}: every extent must be a non-negative integer`);
   }
   return dims;
 }
@@ -83,6 +77,9 @@ export function isContiguous(shape: readonly number[], strides: readonly number[
  * @throws {RangeError} naming the axis and the rank when it is out of range.
  */
 export function normalizeAxis(axis: number, ndim: number, what: string): number {
+  if (typeof axis !== "number") {
+    throw new TypeError(`Cannot ${what}: axis ${describe(axis)} is not an integer`);
+  }
   if (!Number.isInteger(axis) || axis < -ndim || axis >= ndim) {
     throw new RangeError(
       `Cannot ${what}: axis ${axis} is out of range for an array of ${ndim} dimension${
@@ -104,6 +101,9 @@ export function normalizeAxes(
   what: string,
 ): number[] {
   if (axis === undefined) return Array.from({ length: ndim }, (_, i) => i);
+  if (typeof axis !== "number" && !Array.isArray(axis)) {
+    throw new TypeError(`Cannot ${what}: axis ${describe(axis)} is neither an integer nor a list of them`);
+  }
   const list = typeof axis === "number" ? [axis] : [...axis];
   const axes = list.map((a) => normalizeAxis(a, ndim, what));
   if (new Set(axes).size !== axes.length) {

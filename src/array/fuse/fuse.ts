@@ -8,6 +8,7 @@
  * @module
  */
 
+import { isTracked } from "../grad/tape.ts";
 import type { Dialect } from "../../kernel/ctypes.ts";
 import type { DType } from "../../kernel/dtype.ts";
 import type { LaunchConfig } from "../../kernel/dims.ts";
@@ -289,6 +290,8 @@ export function fuse<F extends (...args: never[]) => unknown>(fn: F, options: Fu
   let last: { trace: Trace; args: Described[] } | undefined;
   const fused = (...args: unknown[]): unknown => {
     if (args.some(isTraced)) return fn(...(args as never[])); // called while tracing another: inlined
+    // Differentiated: run eagerly so each operation records its gradient rule.
+    if (args.some(isTracked)) return fn(...(args as never[]));
     const signature = signatureOf(args, label);
     let trace = traces.get(signature);
     if (trace === undefined) {

@@ -6,11 +6,12 @@
  */
 
 import { type DType, DTYPES } from "../../kernel/dtype.ts";
-import { GPUArray } from "../core/gpuarray.ts";
+import { arrayArg, GPUArray } from "../core/gpuarray.ts";
 import { castTo, computeType, cType } from "../../codegen/c.ts";
 import { copyInto, runLoop } from "../exec/loop.ts";
 import { scalarValue } from "./ufunc.ts";
 import { asEager, needsTag, recordCast, Traced } from "../fuse/trace.ts";
+import { record, refuseTrackedWrite } from "../grad/tape.ts";
 
 const RANGE: Partial<Record<DType, readonly [number | bigint, number | bigint]>> = {
   int8: [-128, 127],
@@ -27,7 +28,8 @@ const RANGE: Partial<Record<DType, readonly [number | bigint, number | bigint]>>
  * `value` as an element of `dtype`, as NumPy converts it: floats into integers truncate; bools are 0
  * or 1; a float stays a float (rounded by the device).
  *
- * @throws {RangeError} when an integer dtype cannot hold it.
+ * @throws {RangeError} when an integer dtype cannot hold it (NaN and infinities included), or when it
+ * is an integer (a bigint, or a number up to 2^53) that float32 would round (past 2^24, 16777216).
  */
 export function elementValue(value: unknown, dtype: DType, what: string): number | bigint {
   if (typeof value === "boolean") return value ? 1 : 0;
@@ -37,25 +39,48 @@ export function elementValue(value: unknown, dtype: DType, what: string): number
     );
   }
   const kind = DTYPES[dtype].kind;
-  if (kind === "float") return Number(value);
+  if (kind === "float") {
+    if (dtype === "float32") checkFloat32(value, what);
+    return Number(value);
+  }
   if (kind === "bool") return value !== 0 && value !== 0n ? 1 : 0;
   if (typeof value === "number" && !Number.isFinite(value)) {
-    throw new RangeError(`Cannot ${what} ${value} into a ${dtype} array: integers cannot hold it`);
+    throw new RangeError(`Cannot ${what} ${value} into ${anArray(dtype)}: integers cannot hold it`);
   }
   const v = typeof value === "number" ? Math.trunc(value) : value;
   const [lo, hi] = RANGE[dtype]!;
-  if (BigInt(v) < BigInt(lo) || BigInt(v) > BigInt(hi)) {
+  const outside = typeof v === "number" && typeof hi === "number"
+    ? v < (lo as number) || v > hi
+    : BigInt(v) < BigInt(lo) || BigInt(v) > BigInt(hi);
+  if (outside) {
     throw new RangeError(
-      `Cannot ${what} ${value} into a ${dtype} array: ${value} is out of ${dtype}'s range ${lo}..${hi}`,
+      `Cannot ${what} ${value} into ${anArray(dtype)}: ${value} is out of ${dtype}'s range ${lo}..${hi}`,
     );
   }
   return v;
 }
 
+/** "an int32 array", "a uint8 array". */
+const anArray = (dtype: DType) => `${dtype.startsWith("i") ? "an" : "a"} ${dtype} array`;
+
+/** Refuses an integer that float32 cannot hold exactly (NumPy would round it silently). */
+function checkFloat32(value: number | bigint, what: string): void {
+  const f = Math.fround(Number(value));
+  const exact = typeof value === "bigint"
+    ? Number.isFinite(f) && BigInt(f) === value
+    : !Number.isSafeInteger(value) || f === value;
+  if (!exact) {
+    throw new RangeError(
+      `Cannot ${what} ${value} into a float32 array: float32 holds integers exactly only up to 2^24 (16777216), and it would become ${f}; use float64, or an integer dtype (int32, int64)`,
+    );
+  }
+}
+
 /**
  * Sets every element of `a` to `value`, converted to its dtype; writes through a view.
  *
- * @throws {RangeError} when the dtype cannot hold `value`.
+ * @throws {RangeError} when the dtype cannot hold `value`: outside an integer dtype's range, NaN or an
+ * infinity into integers, or an integer that float32 would round (past 2^24; use float64).
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
@@ -64,6 +89,8 @@ export function elementValue(value: unknown, dtype: DType, what: string): number
  * ```
  */
 export function fill<A extends GPUArray>(a: A, value: number | bigint | boolean): A {
+  arrayArg(a, "fill");
+  refuseTrackedWrite("fill", a);
   const compute = computeType(a.dtype);
   const v = scalarValue(elementValue(value, a.dtype, "fill"), compute);
   runLoop(
@@ -94,7 +121,9 @@ export function fill<A extends GPUArray>(a: A, value: number | bigint | boolean)
  * ```
  */
 export function assign<A extends GPUArray>(a: A, value: GPUArray | number | bigint | boolean): A {
+  arrayArg(a, "assign to");
   if (!(value instanceof GPUArray)) return fill(a, value);
+  refuseTrackedWrite("assign", a, [value]);
   copyInto(a, value, "assign");
   return a;
 }
@@ -111,8 +140,10 @@ export function assign<A extends GPUArray>(a: A, value: GPUArray | number | bigi
 export function astype<T extends DType>(a: GPUArray, dtype: T): GPUArray<T> {
   if (needsTag([a])) return asEager(() => astype(a, dtype));
   if (a instanceof Traced) return recordCast(a, dtype) as unknown as GPUArray<T>;
+  arrayArg(a, "astype");
   const out = new GPUArray(a.backend, a.shape, dtype);
   copyInto(out, a, "astype");
+  record("astype", [a], out, (g) => [g]);
   return out;
 }
 

@@ -9,6 +9,7 @@
 import type { BinaryOperator, Expr, ExprBuilder } from "../../codegen/expr.ts";
 import {
   arithmetic,
+  binaryVjp,
   bitwise,
   comparisonRule,
   defineOps,
@@ -17,7 +18,9 @@ import {
   floatComparisonRule,
   floatRule,
   logicalRule,
+  type RuleOperand,
 } from "./elementwise.ts";
+import type { GPUArray } from "../core/gpuarray.ts";
 import type { BinaryOp } from "../api/elementwise.ts";
 
 const op = (o: BinaryOperator) => (e: ExprBuilder, [a, b]: readonly Expr[]) => e.bin(o, a!, b!);
@@ -29,15 +32,33 @@ const compare = (o: BinaryOperator, what: string) => ({
   doc: `\`a ${what} b\` as a bool array.`,
 });
 
+const squared = (v: RuleOperand) => typeof v === "number" ? v * v : v.square();
+const plus = (p: RuleOperand, q: RuleOperand) => typeof p === "number" ? (q as GPUArray).add(p) : p.add(q);
+/** maximum, minimum and their NaN-ignoring twins: the gradient goes to the operand chosen (`a` on a tie). */
+const chosen = binaryVjp((g, a, _, y, need, ops) => {
+  const fromA = y.eq(a);
+  return [need[0] ? ops.where(fromA, g, 0) : undefined, need[1] ? ops.where(fromA, 0, g) : undefined];
+});
+/** mod and fmod: `y = a - q·b` with `q = (a - y) / b` piecewise constant. */
+const quotient = binaryVjp((
+  g,
+  a,
+  b,
+  y,
+  need,
+) => [g, need[1] ? g.mul(y.neg().add(a).div(b)).neg() : undefined]);
+
 /** The binary elementwise operations. */
 export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
   add: {
+    vjp: binaryVjp((g) => [g, g]),
     rule: arithmetic("bool"),
     expr: op("+"),
     doc: "`a + b`, elementwise, broadcasting; either may be a scalar.",
     example: "ga.add(ga.ones([2, 3]), ga.arange(3))",
   },
   sub: {
+    vjp: binaryVjp((g) => [g, g.neg()]),
     aliases: ["subtract"],
     rule: arithmetic("error"),
     expr: op("-"),
@@ -45,6 +66,7 @@ export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
     example: "ga.sub(10, ga.arange(4))",
   },
   mul: {
+    vjp: binaryVjp((g, a, b) => [g.mul(b), g.mul(a)]),
     aliases: ["multiply"],
     rule: arithmetic("bool"),
     expr: op("*"),
@@ -52,6 +74,7 @@ export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
     example: "ga.mul(ga.arange(4), 2)",
   },
   div: {
+    vjp: binaryVjp((g, _, b, y) => [g.div(b), g.mul(y).div(b).neg()]),
     aliases: ["divide", "trueDivide"],
     rule: divisionRule,
     expr: op("/"),
@@ -59,6 +82,10 @@ export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
     example: "ga.div(ga.arange(4), 2)",
   },
   pow: {
+    vjp: binaryVjp((g, a, b, y, need) => [
+      need[0] ? g.mul(b).mul((a as GPUArray).pow(typeof b === "number" ? b - 1 : b.sub(1))) : undefined,
+      need[1] ? g.mul(y).mul(typeof a === "number" ? Math.log(a) : a.log()) : undefined,
+    ]),
     aliases: ["power"],
     rule: arithmetic("int8"),
     expr: (e, [a, b]) => e.float ? e.call("pow", a!, b!) : e.helper("ipow", a!, b!),
@@ -66,30 +93,38 @@ export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
     example: "ga.pow(ga.arange(4), 2)",
   },
   maximum: {
+    vjp: chosen,
     rule: arithmetic("bool"),
     expr: (e, [a, b]) => e.max(a!, b!),
     doc: "The larger of `a` and `b`, elementwise; NaN propagates.",
     example: "ga.maximum(ga.asarray([-2, 1]), 0)",
   },
   minimum: {
+    vjp: chosen,
     rule: arithmetic("bool"),
     expr: (e, [a, b]) => e.select(e.bin("||", e.isnan(a!), e.bin("<", a!, b!)), a!, b!),
     doc: "The smaller of `a` and `b`, elementwise; NaN propagates.",
     example: "ga.minimum(ga.arange(4), 2)",
   },
   fmax: {
+    vjp: chosen,
     rule: arithmetic("bool"),
     expr: (e, [a, b]) => e.float ? e.call("fmax", a!, b!) : e.select(e.bin(">", a!, b!), a!, b!),
     doc: "The larger of `a` and `b`, elementwise, ignoring a NaN.",
     example: "ga.fmax(ga.asarray([NaN, 1]), 0)",
   },
   fmin: {
+    vjp: chosen,
     rule: arithmetic("bool"),
     expr: (e, [a, b]) => e.float ? e.call("fmin", a!, b!) : e.select(e.bin("<", a!, b!), a!, b!),
     doc: "The smaller of `a` and `b`, elementwise, ignoring a NaN.",
     example: "ga.fmin(ga.asarray([NaN, 1]), 0)",
   },
   arctan2: {
+    vjp: binaryVjp((g, a, b) => {
+      const r2 = plus(squared(a), squared(b));
+      return [g.mul(b).div(r2), g.mul(a).div(r2).neg()];
+    }),
     aliases: ["atan2"],
     rule: floatRule,
     expr: math("atan2"),
@@ -97,18 +132,26 @@ export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
     example: "ga.arctan2(ga.ones(2), ga.asarray([1, -1]))",
   },
   hypot: {
+    vjp: binaryVjp((g, a, b, y) => [g.mul(a).div(y), g.mul(b).div(y)]),
     rule: floatRule,
     expr: math("hypot"),
     doc: "`sqrt(a² + b²)`, elementwise, without overflow in between.",
     example: "ga.hypot(ga.asarray([3]), 4)",
   },
   copysign: {
+    vjp: binaryVjp((
+      g,
+      a,
+      _,
+      y,
+    ) => [g.mul(y.sign()).mul(typeof a === "number" ? Math.sign(a) : a.sign()), undefined]),
     rule: floatRule,
     expr: math("copysign"),
     doc: "The magnitude of `a` with the sign of `b`, elementwise.",
     example: "ga.copysign(ga.asarray([1, 2]), -1)",
   },
   logaddexp: {
+    vjp: binaryVjp((g, a, b, y) => [g.mul(y.neg().add(a).exp()), g.mul(y.neg().add(b).exp())]),
     rule: floatRule,
     expr: (e, [a, b]) =>
       e.select(
@@ -120,6 +163,7 @@ export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
     example: "ga.logaddexp(ga.asarray([1000, 0]), ga.asarray([1000, 0]))",
   },
   logaddexp2: {
+    vjp: binaryVjp((g, a, b, y) => [g.mul(y.neg().add(a).exp2()), g.mul(y.neg().add(b).exp2())]),
     rule: floatRule,
     expr: (e, [a, b]) =>
       e.select(
@@ -134,6 +178,7 @@ export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
     example: "ga.logaddexp2(ga.asarray([1, 2]), 3)",
   },
   heaviside: {
+    vjp: "zero",
     rule: floatRule,
     expr: (e, [a, b]) =>
       e.select(
@@ -145,12 +190,14 @@ export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
     example: "ga.heaviside(ga.asarray([-1, 0, 2]), 0.5) // [0, 0.5, 1]",
   },
   floorDivide: {
+    vjp: "zero",
     rule: arithmetic("int8"),
     expr: (e, [a, b]) => e.helper("floordiv", a!, b!),
     doc: "Floor division, Python's `a // b` (integer division by zero gives 0).",
     example: 'ga.floorDivide(ga.asarray([-7, 7], "int32"), 2) // [-4, 3]',
   },
   mod: {
+    vjp: quotient,
     aliases: ["remainder"],
     rule: arithmetic("int8"),
     expr: (e, [a, b]) => e.helper("mod", a!, b!),
@@ -158,6 +205,7 @@ export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
     example: 'ga.mod(ga.asarray([-7, 7], "int32"), 3) // [2, 1]',
   },
   fmod: {
+    vjp: quotient,
     rule: arithmetic("int8"),
     expr: (e, [a, b]) => e.float ? e.call("fmod", a!, b!) : e.helper("fmod", a!, b!),
     doc:

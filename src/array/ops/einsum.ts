@@ -10,6 +10,7 @@
 
 import type { DType } from "../../kernel/dtype.ts";
 import { GPUArray } from "../core/gpuarray.ts";
+import { describe } from "../core/describe.ts";
 import { normalizeAxis, showShape } from "../core/layout.ts";
 import type { ResultType } from "../core/dtypes.ts";
 import { diagonal, reshape, transpose } from "./views.ts";
@@ -56,6 +57,9 @@ export function contract(
 }
 
 function axisList(axes: number | readonly number[], ndim: number, what: string): number[] {
+  if (typeof axes !== "number" && !Array.isArray(axes)) {
+    throw new TypeError(`Cannot ${what}: axes ${describe(axes)} are neither an axis nor a list of them`);
+  }
   return (typeof axes === "number" ? [axes] : [...axes]).map((x) => normalizeAxis(x, ndim, what));
 }
 
@@ -85,11 +89,18 @@ export function tensordot<A extends DType, B extends DType>(
   let pa: number[], pb: number[];
   if (typeof axes === "number") {
     if (!Number.isInteger(axes) || axes < 0 || axes > a.ndim || axes > b.ndim) {
-      throw new RangeError(`${shapes}: axes = ${axes} must be an integer from 0 to the smaller rank`);
+      throw new RangeError(
+        `${shapes}: axes = ${describe(axes)} must be an integer from 0 to the smaller rank`,
+      );
     }
     pa = a.shape.map((_, i) => i).slice(a.ndim - axes);
     pb = b.shape.map((_, i) => i).slice(0, axes);
   } else {
+    if (!Array.isArray(axes) || axes.length !== 2) {
+      throw new TypeError(
+        `${shapes}: axes = ${describe(axes)} must be a count or a pair of axis lists, as [[1], [0]]`,
+      );
+    }
     pa = axisList(axes[0], a.ndim, "tensordot");
     pb = axisList(axes[1], b.ndim, "tensordot");
     if (pa.length !== pb.length || new Set(pa).size !== pa.length || new Set(pb).size !== pb.length) {

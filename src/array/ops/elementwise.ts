@@ -14,6 +14,8 @@ import { type DType, DTYPES } from "../../kernel/dtype.ts";
 import { computeType } from "../../codegen/c.ts";
 import { type Expr, ExprBuilder, renderExpr } from "../../codegen/expr.ts";
 import { resultType } from "../core/dtypes.ts";
+import type { GradOps, Vjp } from "../grad/tape.ts";
+import type { GPUArray } from "../core/gpuarray.ts";
 
 /** The dtypes of one application: what the operands are read as, what is computed in, what comes out. */
 export interface UfuncTypes {
@@ -159,6 +161,12 @@ export interface OpEntry {
   readonly doc: string;
   /** The body of the doc's example (`ga` is the array module). */
   readonly example: string;
+  /**
+   * The vector-Jacobian rule (see `grad/tape.ts`), written with array operations; `"zero"` where the
+   * result is piecewise constant (`floor`, `sign`). An entry with a float result and neither cannot be
+   * differentiated through (a clear error says so). Bool and integer results need none.
+   */
+  readonly vjp?: Vjp | "zero";
 }
 
 /** An operation of the table, ready to run: the entry with its name, arity and generators. */
@@ -207,4 +215,31 @@ export function defineOps<K extends string>(
   const ops = {} as Record<K, ElementwiseOp>;
   for (const name of Object.keys(table) as K[]) ops[name] = defineOp(name, arity, table[name]);
   return ops;
+}
+
+/** An operand as a rule sees it: an array, or a scalar (as a number). */
+export type RuleOperand = GPUArray | number;
+
+/** A unary op's rule from the gradient `g`, the operand `x` and the result `y`. */
+export function unaryVjp(rule: (g: GPUArray, x: GPUArray, y: GPUArray, ops: GradOps) => GPUArray): Vjp {
+  return (g, c) => [rule(g, c.inputs[0] as GPUArray, c.output, c.ops)];
+}
+
+/**
+ * A binary op's rule from the gradient `g`, the operands (scalars as numbers) and the result `y`; it
+ * computes the gradients `need` asks for (the others may be undefined).
+ */
+export function binaryVjp(
+  rule: (
+    g: GPUArray,
+    a: RuleOperand,
+    b: RuleOperand,
+    y: GPUArray,
+    need: readonly boolean[],
+    ops: GradOps,
+  ) => readonly (GPUArray | undefined)[],
+): Vjp {
+  const operand = (x: unknown) =>
+    (typeof x === "bigint" || typeof x === "boolean" ? Number(x) : x) as RuleOperand;
+  return (g, c) => rule(g, operand(c.inputs[0]), operand(c.inputs[1]), c.output, c.need, c.ops);
 }

@@ -7,9 +7,11 @@
  * @module
  */
 
+import { record, refuseTrackedWrite } from "../grad/tape.ts";
 import type { Backend } from "../../device/backend.ts";
 import { type DType, DTYPES } from "../../kernel/dtype.ts";
 import { GPUArray, sharesMemory, viewOf } from "../core/gpuarray.ts";
+import { describe } from "../core/describe.ts";
 import { castTo, indexType, load } from "../../codegen/c.ts";
 import { normalizeAxis, showShape } from "../core/layout.ts";
 import { AXIS, type AxisOptions, optionsOf } from "../core/axis_args.ts";
@@ -80,7 +82,7 @@ export function indexArray(indices: Indices, backend: Backend, what: string): GP
   }
   const list = typeof indices === "number" ? [indices] : indices;
   if (!Array.isArray(list) || !list.every((i) => Number.isSafeInteger(i))) {
-    throw new TypeError(`Cannot ${what} with indices ${String(indices)}: give integers`);
+    throw new TypeError(`Cannot ${what} with indices ${describe(indices)}: give integers`);
   }
   const out = new GPUArray(backend, typeof indices === "number" ? [] : [list.length], "int64");
   if (list.length > 0) backend.write(out.buffer, BigInt64Array.from(list, (i) => BigInt(i)), 0);
@@ -224,6 +226,14 @@ export function takeWith<D extends DType>(
         message(firstOutOfRange(idx, extent)!, extent, axis === undefined ? undefined : ax),
       );
     }
+    record("take", [source], out, (g, { ops }) => {
+      // Scatter-add as a product with the one-hot matrix of the indices (m × extent).
+      const m = idx.size, P = pre.reduce((n, d) => n * d, 1), Q = post.reduce((n, d) => n * d, 1);
+      const at = ops.reshape(ops.where(idx.lt(0), idx.add(extent), idx), [m, 1]);
+      const hot = at.eq(ops.reshape(ops.arange(extent), [1, extent])).astype(g.dtype);
+      const rows = ops.transpose(ops.reshape(g, [P, m, Q]), [0, 2, 1]);
+      return [ops.reshape(ops.transpose(ops.matmul(rows, hot), [0, 2, 1]), source.shape)];
+    });
     return out;
   } finally {
     if (source !== a) source.free();
@@ -283,6 +293,7 @@ export function put<A extends GPUArray>(
   values: GPUArray | number | bigint | readonly number[],
 ): A {
   if (!(a instanceof GPUArray)) throw new TypeError(`Cannot put into ${typeof a}: pass a GPUArray`);
+  refuseTrackedWrite("put", a, [values]);
   a.backend.checkHostRead("put()", INDEX_CHECK);
   const idx = indexArray(indices, a.backend, "put");
   const given = valueArray(values, a.dtype, a.backend);

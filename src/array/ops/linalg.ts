@@ -6,6 +6,7 @@
  * @module
  */
 
+import { isTracked } from "../grad/tape.ts";
 import type { DType } from "../../kernel/dtype.ts";
 import { GPUArray } from "../core/gpuarray.ts";
 import { showShape } from "../core/layout.ts";
@@ -18,6 +19,15 @@ import { contract } from "./einsum.ts";
 import { flatDot } from "./norm.ts";
 import { sum } from "./reductions.ts";
 import type { SumValue } from "../core/methods.ts";
+
+/**
+ * The sum of the elementwise product as a host number; inside a differentiated function, for a tracked
+ * operand, a 0-d array (so the gradient flows).
+ */
+function flatProduct(a: GPUArray, b: GPUArray): number {
+  if (!isTracked(a) && !isTracked(b)) return flatDot(a, b);
+  return sum(callOp(BINARY.mul, [ravel(a), ravel(b)], undefined, "dot")) as unknown as number;
+}
 
 function checkPair(a: unknown, b: unknown, what: string): void {
   if (!(a instanceof GPUArray) || !(b instanceof GPUArray)) {
@@ -60,7 +70,7 @@ export function dot<A extends DType, B extends DType>(
       } axis (${b.shape[j]}) differ`,
     );
   }
-  if (a.ndim === 1 && b.ndim === 1) return flatDot(a, b);
+  if (a.ndim === 1 && b.ndim === 1) return flatProduct(a, b);
   if (a.ndim <= 2 && b.ndim <= 2 || a.ndim === 1 || b.ndim === 1) return matmul(a, b);
   return contract(a, b, [], [[a.ndim - 1, j]]) as GPUArray<ResultType<A, B>>;
 }
@@ -81,7 +91,7 @@ export function vdot(a: GPUArray, b: GPUArray): number {
   if (a.size !== b.size) {
     throw new RangeError(`${shapes(a, b, "vdot")}: the sizes (${a.size} and ${b.size}) differ`);
   }
-  return flatDot(a, b);
+  return flatProduct(a, b);
 }
 
 /**
@@ -109,7 +119,7 @@ export function inner<A extends DType, B extends DType>(
       `${shapes(a, b, "inner")}: their last axes (${a.shape[a.ndim - 1]} and ${b.shape[b.ndim - 1]}) differ`,
     );
   }
-  if (a.ndim === 1 && b.ndim === 1) return flatDot(a, b);
+  if (a.ndim === 1 && b.ndim === 1) return flatProduct(a, b);
   return contract(a, b, [], [[a.ndim - 1, b.ndim - 1]]) as GPUArray<ResultType<A, B>>;
 }
 
@@ -120,7 +130,7 @@ export function inner<A extends DType, B extends DType>(
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
- * console.log(ga.outer(ga.arange(3), ga.ones(2)).get()); // Float32Array [0, 0, 1, 1, 2, 2]
+ * console.log(ga.outer(ga.arange(3, "float32"), ga.ones(2)).get()); // Float32Array [0, 0, 1, 1, 2, 2]
  * ```
  */
 export function outer<A extends DType, B extends DType>(

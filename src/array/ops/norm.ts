@@ -5,6 +5,7 @@
  * @module
  */
 
+import { isTracked, recordReduction } from "../grad/tape.ts";
 import type { DType } from "../../kernel/dtype.ts";
 import { computeType, cType, literal, load, mathFn } from "../../codegen/c.ts";
 import { resultType } from "../core/dtypes.ts";
@@ -162,8 +163,13 @@ export function norm(a: GPUArray, ...args: unknown[]): unknown {
   }
   const out = meanType(a.dtype), d = a.backend.dialect;
   const red = sumOfProducts("norm", [a], out, (acc) => `${mathFn("sqrt", computeType(out), d)}(${acc})`);
-  if (options.axis === undefined && options.keepdims !== true) {
+  const tracked = isTracked(a);
+  if (options.axis === undefined && options.keepdims !== true && !tracked) {
     return Number(reduceToHost(red, a.shape, "norm"));
   }
-  return reduceArray(red, a.shape, axes, options.keepdims === true, undefined, "norm");
+  const y = reduceArray(red, a.shape, axes, options.keepdims === true, undefined, "norm");
+  recordReduction("norm", a, y, axes, options.keepdims === true, (g, x, y, _, ops) =>
+    // At 0 the norm has no derivative; 0 is the subgradient PyTorch gives.
+    ops.where(y.eq(0), 0, g.mul(x).div(y)));
+  return y;
 }

@@ -12,6 +12,7 @@ import type { Dialect } from "../../kernel/ctypes.ts";
 import { type DType, DTYPES } from "../../kernel/dtype.ts";
 import { computeType, cType, highest, literal, load, lowest, mathFn } from "../../codegen/c.ts";
 import type { GPUArray } from "../core/gpuarray.ts";
+import type { GradOps } from "../grad/tape.ts";
 import type { Reduction } from "../exec/reduction.ts";
 import { showShape } from "../core/layout.ts";
 import type { Accumulator } from "../exec/reduction_source.ts";
@@ -63,7 +64,36 @@ export interface ReductionDef {
   readonly indexed?: boolean;
   /** The C pieces for input dtype `x` and result dtype `out`. */
   readonly pieces: (x: DType, out: DType, d: Dialect) => ReductionPieces;
+  /**
+   * The gradient rule (see `grad/tape.ts`'s `ReduceVjp`; `values` are the call's scalar parameters,
+   * ddof). None: not differentiable (the index and bool reductions), or not yet (`ptp`).
+   */
+  readonly vjp?: (
+    g: GPUArray,
+    x: GPUArray,
+    y: GPUArray,
+    axes: readonly number[],
+    ops: GradOps,
+    values: readonly number[],
+  ) => GPUArray;
 }
+
+/** How many elements each result of a reduction of `x` over `axes` reduces. */
+const countOf = (x: GPUArray, axes: readonly number[]) => axes.reduce((n, i) => n * x.shape[i]!, 1);
+
+/** max, min and their NaN-ignoring twins: the gradient shared by the elements equal to the result. */
+const extremeVjp: ReductionDef["vjp"] = (g, x, y, axes, ops) => {
+  const hit = x.eq(y);
+  return ops.where(hit, g.div(ops.sumKeep(hit, axes)), 0);
+};
+
+/** var (`root` false) and std: `2 (x - mean) / (n - ddof)`, over `2 std` for std. */
+const varianceVjp = (root: boolean): ReductionDef["vjp"] => (g, x, y, axes, ops, [ddof]) => {
+  const centred = g.mul(x.sub(ops.meanKeep(x, axes)));
+  const n = countOf(x, axes) - ddof!;
+  // std has no derivative where it is 0 (constant input); 0 is the subgradient, as for norm.
+  return root ? ops.where(y.eq(0), 0, centred.div(y.mul(n))) : centred.mul(2 / n);
+};
 
 const isFloat = (d: DType) => DTYPES[d].kind === "float";
 
@@ -186,14 +216,14 @@ function variance(root: boolean): ReductionDef {
 
 /** The built-in reductions. */
 export const REDUCTIONS: Readonly<Record<ReduceOp, ReductionDef>> = {
-  sum: folding(sumType, 0, "+"),
-  prod: folding(sumType, 1, "*"),
-  nansum: folding(sumType, 0, "+", true),
-  mean: folding(meanType, 0, "+", false, true),
-  min: extreme("<", false),
-  max: extreme(">", false),
-  nanmin: extreme("<", true),
-  nanmax: extreme(">", true),
+  sum: { ...folding(sumType, 0, "+"), vjp: (g) => g },
+  prod: { ...folding(sumType, 1, "*"), vjp: (g, x, y) => g.mul(y).div(x) },
+  nansum: { ...folding(sumType, 0, "+", true), vjp: (g, x, _, __, ops) => ops.where(x.isnan(), 0, g) },
+  mean: { ...folding(meanType, 0, "+", false, true), vjp: (g, x, _, axes) => g.div(countOf(x, axes)) },
+  min: { ...extreme("<", false), vjp: extremeVjp },
+  max: { ...extreme(">", false), vjp: extremeVjp },
+  nanmin: { ...extreme("<", true), vjp: extremeVjp },
+  nanmax: { ...extreme(">", true), vjp: extremeVjp },
   argmin: argExtreme("<"),
   argmax: argExtreme(">"),
   ptp: {
@@ -250,10 +280,11 @@ export const REDUCTIONS: Readonly<Record<ReduceOp, ReductionDef>> = {
       value: (e, _i, v) => `${v} = (${e} != 0);`,
     }),
   },
-  var: variance(false),
-  std: variance(true),
+  var: { ...variance(false), vjp: varianceVjp(false) },
+  std: { ...variance(true), vjp: varianceVjp(true) },
   nanmean: {
     out: meanType,
+    vjp: (g, x, _, axes, ops) => ops.where(x.isnan(), 0, g.div(ops.sumKeep(x.isnan().logicalNot(), axes))),
     host: "number",
     pieces: (x, out, d) => {
       const t = computeType(out), zero = literal(0, t, d);
@@ -270,6 +301,7 @@ export const REDUCTIONS: Readonly<Record<ReduceOp, ReductionDef>> = {
   },
   logsumexp: {
     out: meanType,
+    vjp: (g, x, y) => g.mul(x.sub(y).exp()),
     host: "number",
     pieces: (_x, out, d) => {
       const t = computeType(out);

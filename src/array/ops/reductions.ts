@@ -14,6 +14,7 @@ import { reduceArray, reduceToHost } from "../exec/reduction.ts";
 import { builtinReduction, checkElements, type ReduceOp, REDUCTIONS } from "./reduction_defs.ts";
 import type { HostValue, SumValue } from "../core/methods.ts";
 import { asEager, kindOf, needsTag, recordReduce, Traced } from "../fuse/trace.ts";
+import { isTracked, recordReduction, refuseTrackedWrite } from "../grad/tape.ts";
 import { type AfterAxis, AXES, AXIS, type AxisArg, optionsOf } from "../core/axis_args.ts";
 import type { ArgOptions, MeanType, Reduced, ReduceOptions, SumType, VarOptions } from "./reduction_types.ts";
 
@@ -51,11 +52,23 @@ function run(op: ReduceOp, a: unknown, args: readonly unknown[]): unknown {
   const axes = normalizeAxes(options.axis, a.ndim, op);
   checkElements(op, a.shape, axes, options.axis === undefined);
   const red = builtinReduction(op, a, out, values);
-  if (options.axis === undefined && options.keepdims !== true && options.out === undefined) {
+  const tracked = isTracked(a);
+  if (options.axis === undefined && options.keepdims !== true && options.out === undefined && !tracked) {
     const value = reduceToHost(red, a.shape, op);
     return def.host === "number" ? Number(value) : def.host === "boolean" ? value !== 0 : value;
   }
-  return reduceArray(red, a.shape, axes, options.keepdims === true, options.out, op);
+  if (options.out !== undefined) refuseTrackedWrite(`${op} into out`, options.out, [a]);
+  const y = reduceArray(red, a.shape, axes, options.keepdims === true, options.out, op);
+  const rule = def.vjp;
+  recordReduction(
+    op,
+    a,
+    y,
+    axes,
+    options.keepdims === true,
+    rule && ((g, x, y, axes, ops) => rule(g, x, y, axes, ops, values)),
+  );
+  return y;
 }
 
 function ddofOf(op: string, options: VarOptions): number {

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { record, refuseTrackedWrite } from "../grad/tape.ts";
 import type { Backend } from "../../device/backend.ts";
 import { type DType, DTYPES, isDType } from "../../kernel/dtype.ts";
 import { sumType } from "./reduction_defs.ts";
@@ -277,8 +278,13 @@ function accumulate(op: "sum" | "prod", a: GPUArray, args: readonly unknown[], w
     x = a.ndim === 0 ? reshape(a, [1]) : a;
     axis = normalizeAxis(options.axis, x.ndim, what);
   }
+  if (options.out !== undefined) refuseTrackedWrite(`${what} into out`, options.out, [a]);
   try {
-    return scanAlong(x, axis, { op, acc: accumulatorOf(out), out, map: "value" }, what, options.out);
+    const y = scanAlong(x, axis, { op, acc: accumulatorOf(out), out, map: "value" }, what, options.out);
+    // The gradient of a running sum is the running sum of the gradient from the other end.
+    const reversedSum = (g: GPUArray) => g.flip(axis).cumsum(axis).flip(axis);
+    record(what, [x], y, op === "sum" ? (g) => [reversedSum(g)] : (g) => [reversedSum(g.mul(y)).div(x)]);
+    return y;
   } finally {
     if (x !== a) x.free();
   }

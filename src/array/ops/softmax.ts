@@ -6,6 +6,7 @@
  * @module
  */
 
+import { record, refuseTrackedWrite } from "../grad/tape.ts";
 import type { DType } from "../../kernel/dtype.ts";
 import type { FloatResult } from "../core/dtypes.ts";
 import { GPUArray } from "../core/gpuarray.ts";
@@ -45,6 +46,7 @@ function run(log: boolean, a: unknown, args: readonly unknown[]): GPUArray {
   const options = optionsOf<SoftmaxOptions>(what, args, [AXIS], ["axis", "out"], "{ axis: 0 }");
   const axis = normalizeAxis(options.axis ?? -1, a.ndim, what);
   const outType = mathType(a.dtype);
+  if (options.out !== undefined) refuseTrackedWrite(`${what} into out`, options.out, [a]);
   const result = outputFor(a, a.shape, outType, options.out, what);
   const d = a.backend.dialect;
   const t = computeType(outType), c = cType(t, d);
@@ -80,6 +82,14 @@ function run(log: boolean, a: unknown, args: readonly unknown[]): GPUArray {
     axis,
     result,
     what,
+  );
+  record(
+    what,
+    [a],
+    result,
+    log
+      ? (g, { ops }) => [g.sub(result.exp().mul(ops.sumKeep(g, [axis])))]
+      : (g, { ops }) => [result.mul(g.sub(ops.sumKeep(g.mul(result), [axis])))],
   );
   return result;
 }

@@ -9,10 +9,13 @@
 
 import type { DType } from "../../kernel/dtype.ts";
 import { GPUArray, sharesMemory } from "../core/gpuarray.ts";
+import { describe } from "../core/describe.ts";
 import { normalizeAxis, showShape } from "../core/layout.ts";
 import { copyOf } from "../exec/loop.ts";
 import { moveaxis, reshape, slice } from "./views.ts";
 import { assign } from "./assign.ts";
+import { take } from "./indexing.ts";
+import { type GradOps, isTracked, record, refuseTrackedWrite } from "../grad/tape.ts";
 import { sortRows } from "../exec/radix.ts";
 import { outputFor } from "./ufunc.ts";
 import { type AfterAxis, AXIS, AXIS_OR_NULL, optionsOf, type Slot } from "../core/axis_args.ts";
@@ -168,7 +171,31 @@ export function sort<D extends DType>(a: GPUArray<D>, ...args: unknown[]): GPUAr
   checkArray(a, "sort");
   const options = optionsOf<SortOptions>("sort", args, [AXIS_OR_NULL], ["axis", "out"], "{ axis: 0 }");
   const axis = options.axis === undefined ? -1 : options.axis;
-  return sortAlong(a, axis, undefined, false, { values: options.out ?? true }, "sort").values as GPUArray<D>;
+  if (!isTracked(a)) {
+    return sortAlong(a, axis, undefined, false, { values: options.out ?? true }, "sort").values as GPUArray<
+      D
+    >;
+  }
+  if (options.out !== undefined) refuseTrackedWrite("sort into out", options.out, [a]);
+  const { values, indices } = sortAlong(a, axis, undefined, false, { values: true, indices: true }, "sort");
+  record("sort", [a], values!, (g, { ops }) => [unsort(g, indices!, axis === null ? 0 : axis, a.shape, ops)]);
+  return values as GPUArray<D>;
+}
+
+/** `g` put back where `sort` took each element from (`order`, its indices along `axis`), in `shape`. */
+function unsort(
+  g: GPUArray,
+  order: GPUArray,
+  axis: number,
+  shape: readonly number[],
+  ops: GradOps,
+): GPUArray {
+  const ax = normalizeAxis(axis, g.ndim, "sort"), n = g.shape[ax]!, rows = g.size / n;
+  const last = (x: GPUArray) => moveaxis(x, ax, -1);
+  const rank = ops.reshape(last(argsort(order, ax)), [rows, n]);
+  const at = rank.add(ops.reshape(ops.arange(rows).mul(n), [rows, 1]));
+  const back = ops.reshape(take(ops.reshape(last(g), [g.size]), at), last(g).shape);
+  return ops.reshape(moveaxis(back, -1, ax), shape);
 }
 
 /**
@@ -301,7 +328,7 @@ export function topk<D extends DType>(a: GPUArray<D>, k: number, ...args: unknow
     k,
     options.largest !== false,
     { values: options.out?.values ?? true, indices: options.out?.indices ?? true },
-    `take the top ${k}`,
+    `take the top ${describe(k)}`,
   );
   return { values: values as GPUArray<D>, indices: indices as GPUArray<"int64"> };
 }

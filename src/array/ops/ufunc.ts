@@ -15,6 +15,7 @@ import { defineOp, type ElementwiseOp, type UfuncDef, type UfuncTypes } from "./
 import { BINARY } from "./binary_ops.ts";
 import { asEager, isArrayLike, isTraced, kindOf, needsTag, recordMap, TracedScalar } from "../fuse/trace.ts";
 import { checkOptions } from "../../kernel/options.ts";
+import { record, refuseTrackedWrite } from "../grad/tape.ts";
 
 /**
  * An operand of an elementwise function: an array, or a JS number or bigint that broadcasts (a weak
@@ -158,7 +159,16 @@ export function apply(
   if (traced) {
     return recordMap(name, def, types, operands, options, what, base, true) as unknown as GPUArray;
   }
-  return run(name, def, types, operands as readonly Operand[], options?.out, what);
+  if (options?.out !== undefined) refuseTrackedWrite(`${what} into out`, options.out, operands);
+  const out = run(name, def, types, operands as readonly Operand[], options?.out, what);
+  recordOp(what, def, operands, out);
+  return out;
+}
+
+/** Reports an application of `def` to the gradient tapes (a piecewise-constant one is not: no gradient flows). */
+function recordOp(what: string, def: UfuncDef, operands: readonly unknown[], out: GPUArray): void {
+  const rule = (def as Partial<ElementwiseOp>).vjp;
+  if (rule !== "zero") record(what, operands, out, rule);
 }
 
 /** The shape `operands`' arrays broadcast to (the first's own where it is the only array). */
@@ -281,6 +291,11 @@ const WHERE = defineOp("where", 3, {
     },
   },
   expr: (e, [c, x, y]) => e.select(e.bin("!=", c!, e.lit(0)), x!, y!),
+  vjp: (g, { inputs: [c], need, ops }) => [
+    undefined,
+    need[1] ? ops.where(c as GPUArray, g, 0) : undefined,
+    need[2] ? ops.where(c as GPUArray, 0, g) : undefined,
+  ],
   method: false,
   doc: "`x` where `condition` is non-zero, else `y`.",
   example: "ga.where(ga.arange(3).gt(0), 1, 0)",
@@ -303,6 +318,17 @@ const CLIP = Object.fromEntries(
         if (which !== "h") v = BINARY.maximum.expr(e, [v, p!], e.t);
         if (which !== "l") v = BINARY.minimum.expr(e, [v, which === "h" ? p! : q!], e.t);
         return v;
+      },
+      // The gradient goes to `a` where it was kept, to a bound where that bound was taken.
+      vjp: (g, { inputs: [x, p, q], output, need, ops }) => {
+        const a = x as GPUArray,
+          lo = which === "h" ? undefined : p,
+          hi = which === "l" ? p : which === "h" ? p : q;
+        return [
+          ops.where(output.eq(a), g, 0),
+          need[1] ? ops.where(which === "h" ? a.gt(hi as GPUArray) : a.lt(lo as GPUArray), g, 0) : undefined,
+          need[2] ? ops.where(a.gt(hi as GPUArray), g, 0) : undefined,
+        ];
       },
       method: false,
       doc: "`a` limited to `[min, max]`.",
@@ -352,7 +378,10 @@ export function where(condition: GPUArray, x: Operand, y: Operand, options?: OpO
       false,
     ) as unknown as GPUArray;
   }
-  return run("where", WHERE, types, [condition, x, y], options?.out, "where");
+  if (options?.out !== undefined) refuseTrackedWrite("where into out", options.out, [condition, x, y]);
+  const out = run("where", WHERE, types, [condition, x, y], options?.out, "where");
+  recordOp("where", WHERE, [condition, x, y], out);
+  return out;
 }
 
 /**

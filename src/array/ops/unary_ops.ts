@@ -16,6 +16,7 @@ import {
   keepsDtype,
   logicalRule,
   predicateRule,
+  unaryVjp,
 } from "./elementwise.ts";
 import type { UnaryOp } from "../api/elementwise.ts";
 
@@ -27,6 +28,7 @@ const rounding = (fn: string) => (e: ExprBuilder, [x]: readonly Expr[]) => e.flo
 /** The unary elementwise operations. */
 export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
   neg: {
+    vjp: unaryVjp((g) => g.neg()),
     aliases: ["negative"],
     rule: arithmetic("error"),
     expr: (e, [x]) => e.un("-", x!),
@@ -34,6 +36,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     example: "ga.neg(ga.ones(3))",
   },
   abs: {
+    vjp: unaryVjp((g, x) => g.mul(x.sign())),
     aliases: ["absolute"],
     rule: keepsDtype,
     expr: (e, [x], out) =>
@@ -45,50 +48,64 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     doc: "`|a|`, elementwise.",
     example: "ga.abs(ga.asarray([-2, 1]))",
   },
-  exp: { rule: floatRule, expr: math("exp"), doc: "`e ** a`, elementwise.", example: "ga.exp(ga.zeros(3))" },
+  exp: {
+    vjp: unaryVjp((g, _, y) => g.mul(y)),
+    rule: floatRule,
+    expr: math("exp"),
+    doc: "`e ** a`, elementwise.",
+    example: "ga.exp(ga.zeros(3))",
+  },
   exp2: {
+    vjp: unaryVjp((g, _, y) => g.mul(y).mul(Math.LN2)),
     rule: floatRule,
     expr: math("exp2"),
     doc: "`2 ** a`, elementwise.",
     example: "ga.exp2(ga.arange(4))",
   },
   log: {
+    vjp: unaryVjp((g, x) => g.div(x)),
     rule: floatRule,
     expr: math("log"),
     doc: "The natural logarithm, elementwise.",
     example: "ga.log(ga.ones(3))",
   },
   sqrt: {
+    vjp: unaryVjp((g, _, y) => g.div(y.mul(2))),
     rule: floatRule,
     expr: math("sqrt"),
     doc: "The square root, elementwise.",
     example: "ga.sqrt(ga.arange(4))",
   },
   cbrt: {
+    vjp: unaryVjp((g, _, y) => g.div(y.square().mul(3))),
     rule: floatRule,
     expr: math("cbrt"),
     doc: "The cube root, elementwise.",
     example: "ga.cbrt(ga.asarray([-8, 27]))",
   },
   sin: {
+    vjp: unaryVjp((g, x) => g.mul(x.cos())),
     rule: floatRule,
     expr: math("sin"),
     doc: "The sine (radians), elementwise.",
     example: "ga.sin(ga.arange(4))",
   },
   cos: {
+    vjp: unaryVjp((g, x) => g.mul(x.sin()).neg()),
     rule: floatRule,
     expr: math("cos"),
     doc: "The cosine (radians), elementwise.",
     example: "ga.cos(ga.arange(4))",
   },
   tan: {
+    vjp: unaryVjp((g, _, y) => g.mul(y.square().add(1))),
     rule: floatRule,
     expr: math("tan"),
     doc: "The tangent (radians), elementwise.",
     example: "ga.tan(ga.arange(4))",
   },
   arcsin: {
+    vjp: unaryVjp((g, x) => g.div(x.square().neg().add(1).sqrt())),
     aliases: ["asin"],
     rule: floatRule,
     expr: math("asin"),
@@ -96,6 +113,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     example: "ga.arcsin(ga.asarray([0, 1]))",
   },
   arccos: {
+    vjp: unaryVjp((g, x) => g.div(x.square().neg().add(1).sqrt()).neg()),
     aliases: ["acos"],
     rule: floatRule,
     expr: math("acos"),
@@ -103,6 +121,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     example: "ga.arccos(ga.asarray([0, 1]))",
   },
   arctan: {
+    vjp: unaryVjp((g, x) => g.div(x.square().add(1))),
     aliases: ["atan"],
     rule: floatRule,
     expr: math("atan"),
@@ -110,24 +129,28 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     example: "ga.arctan(ga.asarray([0, 1]))",
   },
   sinh: {
+    vjp: unaryVjp((g, x) => g.mul(x.cosh())),
     rule: floatRule,
     expr: math("sinh"),
     doc: "The hyperbolic sine, elementwise.",
     example: "ga.sinh(ga.arange(3))",
   },
   cosh: {
+    vjp: unaryVjp((g, x) => g.mul(x.sinh())),
     rule: floatRule,
     expr: math("cosh"),
     doc: "The hyperbolic cosine, elementwise.",
     example: "ga.cosh(ga.arange(3))",
   },
   tanh: {
+    vjp: unaryVjp((g, _, y) => g.mul(y.square().neg().add(1))),
     rule: floatRule,
     expr: math("tanh"),
     doc: "The hyperbolic tangent, elementwise.",
     example: "ga.tanh(ga.arange(4))",
   },
   arcsinh: {
+    vjp: unaryVjp((g, x) => g.div(x.square().add(1).sqrt())),
     aliases: ["asinh"],
     rule: floatRule,
     expr: math("asinh"),
@@ -135,6 +158,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     example: "ga.arcsinh(ga.arange(3))",
   },
   arccosh: {
+    vjp: unaryVjp((g, x) => g.div(x.square().sub(1).sqrt())),
     aliases: ["acosh"],
     rule: floatRule,
     expr: math("acosh"),
@@ -142,6 +166,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     example: "ga.arccosh(ga.asarray([1, 2]))",
   },
   arctanh: {
+    vjp: unaryVjp((g, x) => g.div(x.square().neg().add(1))),
     aliases: ["atanh"],
     rule: floatRule,
     expr: math("atanh"),
@@ -149,42 +174,49 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     example: "ga.arctanh(ga.asarray([0, 0.5]))",
   },
   log1p: {
+    vjp: unaryVjp((g, x) => g.div(x.add(1))),
     rule: floatRule,
     expr: math("log1p"),
     doc: "`log(1 + a)`, accurate for small `a`.",
     example: "ga.log1p(ga.asarray([1e-8]))",
   },
   expm1: {
+    vjp: unaryVjp((g, _, y) => g.mul(y.add(1))),
     rule: floatRule,
     expr: math("expm1"),
     doc: "`exp(a) - 1`, accurate for small `a`.",
     example: "ga.expm1(ga.asarray([1e-8]))",
   },
   log2: {
+    vjp: unaryVjp((g, x) => g.div(x.mul(Math.LN2))),
     rule: floatRule,
     expr: math("log2"),
     doc: "The base-2 logarithm, elementwise.",
     example: "ga.log2(ga.asarray([1, 8]))",
   },
   log10: {
+    vjp: unaryVjp((g, x) => g.div(x.mul(Math.LN10))),
     rule: floatRule,
     expr: math("log10"),
     doc: "The base-10 logarithm, elementwise.",
     example: "ga.log10(ga.asarray([1, 100]))",
   },
   erf: {
+    vjp: unaryVjp((g, x) => g.mul(x.square().neg().exp().mul(2 / Math.sqrt(Math.PI)))),
     rule: floatRule,
     expr: math("erf"),
     doc: "The error function, elementwise.",
     example: "ga.erf(ga.asarray([0, 0.5]))",
   },
   erfc: {
+    vjp: unaryVjp((g, x) => g.mul(x.square().neg().exp().mul(-2 / Math.sqrt(Math.PI)))),
     rule: floatRule,
     expr: math("erfc"),
     doc: "The complementary error function `1 - erf(a)`, accurate where `erf(a)` is near 1.",
     example: "ga.erfc(ga.asarray([0, 3]))",
   },
   lgamma: {
+    vjp: unaryVjp((g, x) => g.mul(x.digamma())),
     aliases: ["gammaln"],
     rule: floatRule,
     expr: math("lgamma"),
@@ -200,6 +232,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     example: "ga.digamma(ga.asarray([1, 2.5]))",
   },
   sinc: {
+    vjp: unaryVjp((g, x, y, ops) => g.mul(ops.where(x.eq(0), 0, x.mul(Math.PI).cos().sub(y).div(x)))),
     rule: floatRule,
     expr: (e, [x]) => {
       const px = e.mul(e.lit(Math.PI), x!);
@@ -209,6 +242,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     example: "ga.sinc(ga.asarray([0, 0.5, 1]))",
   },
   deg2rad: {
+    vjp: unaryVjp((g) => g.mul(Math.PI / 180)),
     aliases: ["radians"],
     rule: floatRule,
     expr: (e, [x]) => e.mul(x!, e.lit(Math.PI / 180)),
@@ -216,6 +250,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     example: "ga.deg2rad(ga.asarray([90, 180]))",
   },
   rad2deg: {
+    vjp: unaryVjp((g) => g.mul(180 / Math.PI)),
     aliases: ["degrees"],
     rule: floatRule,
     expr: (e, [x]) => e.mul(x!, e.lit(180 / Math.PI)),
@@ -223,24 +258,28 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     example: "ga.rad2deg(ga.asarray([Math.PI]))",
   },
   floor: {
+    vjp: "zero",
     rule: keepsDtype,
     expr: rounding("floor"),
     doc: "Rounded down, elementwise (integers unchanged).",
     example: "ga.floor(ga.asarray([-1.5, 1.5]))",
   },
   ceil: {
+    vjp: "zero",
     rule: keepsDtype,
     expr: rounding("ceil"),
     doc: "Rounded up, elementwise (integers unchanged).",
     example: "ga.ceil(ga.asarray([-1.5, 1.5]))",
   },
   trunc: {
+    vjp: "zero",
     rule: keepsDtype,
     expr: rounding("trunc"),
     doc: "Rounded toward zero, elementwise (integers unchanged).",
     example: "ga.trunc(ga.asarray([-1.5, 1.5]))",
   },
   round: {
+    vjp: "zero",
     aliases: ["rint"],
     rule: keepsDtype,
     expr: rounding("rint"),
@@ -248,6 +287,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     example: "ga.round(ga.asarray([0.5, 1.5, 2.5])) // [0, 2, 2]",
   },
   sign: {
+    vjp: "zero",
     rule: arithmetic("error"),
     expr: (e, [x]) =>
       e.select(
@@ -278,12 +318,14 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     example: "ga.isfinite(ga.asarray([Infinity, 1]))",
   },
   square: {
+    vjp: unaryVjp((g, x) => g.mul(x).mul(2)),
     rule: arithmetic("int8"),
     expr: (e, [x]) => e.mul(x!, x!),
     doc: "`a * a`, elementwise.",
     example: "ga.square(ga.arange(4))",
   },
   reciprocal: {
+    vjp: unaryVjp((g, _, y) => g.mul(y.square()).neg()),
     rule: arithmetic("int8"),
     expr: (e, [x]) =>
       e.float ? e.div(e.lit(1), x!) : e.select(e.bin("==", x!, e.lit(0)), e.lit(0), e.div(e.lit(1), x!)),

@@ -25,11 +25,32 @@ import {
 } from "../core/layout.ts";
 import { parseSlices, sliceLayout, type SliceSpec } from "../core/slicing.ts";
 import { copyOf } from "../exec/loop.ts";
+import { record } from "../grad/tape.ts";
 import { AXES, type AxesOptions, type AxisArg, numberSlot, optionsOf } from "../core/axis_args.ts";
 
 /** `axis` given by position or as `{ axis }`. */
 function axisOf(what: string, arg: unknown): AxisArg | undefined {
   return optionsOf<AxesOptions>(what, [arg], [AXES], ["axis"], "{ axis: 0 }").axis;
+}
+
+/** Reports a view that keeps every element's position in order (`squeeze`, `expandDims`): its gradient is a reshape. */
+function recordView<D extends DType>(what: string, a: GPUArray, view: GPUArray<D>): GPUArray<D> {
+  record(what, [a], view, (g, c) => [c.ops.reshape(g, a.shape)]);
+  return view;
+}
+
+/**
+ * Reports a view that reads each element at most once (`slice`, `flip`, `diagonal`): its gradient is
+ * the output's placed into zeros where `same` of a new array would read.
+ */
+function recordEmbedding<D extends DType>(
+  what: string,
+  a: GPUArray,
+  view: GPUArray<D>,
+  same: (t: GPUArray) => GPUArray,
+): GPUArray<D> {
+  record(what, [a], view, (g, c) => [c.ops.embed(g, a.shape, same)]);
+  return view;
 }
 
 function check(a: unknown, what: string): GPUArray {
@@ -55,26 +76,50 @@ export function reshape<D extends DType>(a: GPUArray<D>, ...shape: number[] | [S
   const given = shape.length === 1 && typeof shape[0] !== "number" ? [...shape[0]!] : (shape as number[]);
   const dims = reshapeTarget(a.shape, given);
   const strides = reshapeStrides(a, dims);
-  if (strides !== undefined) return viewOf(a, { shape: dims, strides, offset: a.offset });
-  const flat = copyOf(a);
-  const view = viewOf(flat, { shape: dims, strides: contiguousStrides(dims), offset: 0 });
-  flat.free(); // the view holds the copy's memory
+  let view: GPUArray<D>;
+  if (strides !== undefined) view = viewOf(a, { shape: dims, strides, offset: a.offset });
+  else {
+    const flat = copyOf(a);
+    view = viewOf(flat, { shape: dims, strides: contiguousStrides(dims), offset: 0 });
+    flat.free(); // the view holds the copy's memory
+  }
+  record("reshape", [a], view, (g, c) => [c.ops.reshape(g, a.shape)]);
   return view;
 }
 
 /**
- * A view with the axes permuted (reversed when none are given).
+ * A view with the axes permuted (reversed when none are given), as a list or one by one
+ * (`transpose(a, [1, 0])` or `transpose(a, 1, 0)`).
  *
  * @throws {RangeError} when `axes` is not a permutation of the axes.
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
- * const t = ga.transpose(ga.zeros([2, 3, 4]), [2, 0, 1]); // shape [4, 2, 3]
+ * const t = ga.transpose(ga.zeros([2, 3, 4]), [2, 0, 1]); // shape [4, 2, 3]; also ga.transpose(x, 2, 0, 1)
  * ```
  */
-export function transpose<D extends DType>(a: GPUArray<D>, axes?: readonly number[]): GPUArray<D> {
+export function transpose<D extends DType>(
+  a: GPUArray<D>,
+  ...order: [] | [readonly number[] | undefined] | number[]
+): GPUArray<D> {
   check(a, "transpose");
-  return viewOf(a, transposeLayout(a, axes));
+  const first = order[0];
+  const axes = typeof first === "number" ? order as number[] : first;
+  if (axes !== undefined && (!Array.isArray(axes) || axes.some((x) => typeof x !== "number"))) {
+    throw new TypeError(
+      `Cannot transpose with axes ${String(axes)}: give a permutation of the axes, as a list or one by one`,
+    );
+  }
+  const view = viewOf(a, transposeLayout(a, axes));
+  record("transpose", [a], view, (g, c) => {
+    const order = axes === undefined
+      ? a.shape.map((_, i) => a.ndim - 1 - i)
+      : axes.map((x) => normalizeAxis(x, a.ndim, "transpose"));
+    const back = new Array<number>(order.length);
+    order.forEach((o, i) => back[o] = i);
+    return [c.ops.transpose(g, back)];
+  });
+  return view;
 }
 
 /**
@@ -147,7 +192,7 @@ export function squeeze<D extends DType>(a: GPUArray<D>, axis?: AxisArg | AxesOp
   const axes = axis === undefined
     ? a.shape.map((d, i) => (d === 1 ? i : -1)).filter((i) => i >= 0)
     : normalizeAxes(axis, a.ndim, "squeeze");
-  return viewOf(a, squeezeLayout(a, axes));
+  return recordView("squeeze", a, viewOf(a, squeezeLayout(a, axes)));
 }
 
 /**
@@ -168,7 +213,11 @@ export function expandDims<D extends DType>(a: GPUArray<D>, axis: AxisArg | Axes
       `Cannot expandDims with axis ${String(axis)}: give the new axis (a number) or a list of them`,
     );
   }
-  return viewOf(a, expandDimsLayout(a, typeof axis === "number" ? [axis] : axis));
+  return recordView(
+    "expandDims",
+    a,
+    viewOf(a, expandDimsLayout(a, typeof axis === "number" ? [axis] : axis)),
+  );
 }
 
 /**
@@ -184,7 +233,13 @@ export function expandDims<D extends DType>(a: GPUArray<D>, axis: AxisArg | Axes
 export function broadcastTo<D extends DType>(a: GPUArray<D>, shape: Shape): GPUArray<D> {
   check(a, "broadcastTo");
   const dims = checkShape(shape);
-  return viewOf(a, { shape: dims, strides: broadcastStrides(a, dims, "broadcastTo"), offset: a.offset });
+  const view = viewOf(a, {
+    shape: dims,
+    strides: broadcastStrides(a, dims, "broadcastTo"),
+    offset: a.offset,
+  });
+  record("broadcastTo", [a], view, (g, c) => [c.ops.sumTo(g, a.shape)]);
+  return view;
 }
 
 /**
@@ -229,7 +284,8 @@ export function ravel<D extends DType>(a: GPUArray<D>, order?: "C"): GPUArray<D>
  */
 export function flip<D extends DType>(a: GPUArray<D>, axis?: AxisArg | AxesOptions): GPUArray<D> {
   check(a, "flip");
-  return viewOf(a, flipLayout(a, normalizeAxes(axisOf("flip", axis), a.ndim, "flip")));
+  const axes = normalizeAxes(axisOf("flip", axis), a.ndim, "flip");
+  return recordEmbedding("flip", a, viewOf(a, flipLayout(a, axes)), (t) => viewOf(t, flipLayout(t, axes)));
 }
 
 /**
@@ -279,7 +335,9 @@ export function diagonal<D extends DType>(a: GPUArray<D>, ...args: unknown[]): G
   if (a.ndim < 2) {
     throw new RangeError(`Cannot take a diagonal of an array of ${a.ndim} dimension(s): it needs at least 2`);
   }
-  return viewOf(a, diagonalLayout(a, options.offset ?? 0, options.axis1 ?? 0, options.axis2 ?? 1));
+  const layout = (t: GPUArray) =>
+    diagonalLayout(t, options.offset ?? 0, options.axis1 ?? 0, options.axis2 ?? 1);
+  return recordEmbedding("diagonal", a, viewOf(a, layout(a)), (t) => viewOf(t, layout(t)));
 }
 
 /** The positions NumPy gives `diagonal` and `trace` after the array. */
@@ -309,7 +367,7 @@ export function slice<D extends DType>(a: GPUArray<D>, ...specs: (SliceSpec | st
   const list = specs.length === 1 && typeof specs[0] === "string" && specs[0] !== "..."
     ? parseSlices(specs[0])
     : (specs as SliceSpec[]);
-  return viewOf(a, sliceLayout(a, list));
+  return recordEmbedding("slice", a, viewOf(a, sliceLayout(a, list)), (t) => viewOf(t, sliceLayout(t, list)));
 }
 
 /**
@@ -325,7 +383,9 @@ export function slice<D extends DType>(a: GPUArray<D>, ...specs: (SliceSpec | st
 export function copy<D extends DType>(a: GPUArray<D>, order?: "C"): GPUArray<D> {
   check(a, "copy");
   checkOrder(order, "copy", "for the values in column-major memory, copy the transpose: a.T.copy().T");
-  return copyOf(a);
+  const out = copyOf(a);
+  record("copy", [a], out, (g) => [g]);
+  return out;
 }
 
 /**
@@ -341,5 +401,8 @@ export function copy<D extends DType>(a: GPUArray<D>, order?: "C"): GPUArray<D> 
 export function ascontiguousarray<D extends DType>(a: GPUArray<D>): GPUArray<D> {
   check(a, "ascontiguousarray");
   if (a.ndim === 0) return reshape(a, [1]);
-  return a.isContiguous ? a : copyOf(a);
+  if (a.isContiguous) return a;
+  const out = copyOf(a);
+  record("ascontiguousarray", [a], out, (g) => [g]);
+  return out;
 }

@@ -6,8 +6,8 @@
  */
 
 import { activeBackend } from "../../device/active.ts";
-import { emptyLike, GPUArray } from "../core/gpuarray.ts";
-import { fill, linearFill } from "../ops/assign.ts";
+import { arrayArg, emptyLike, GPUArray } from "../core/gpuarray.ts";
+import { elementValue, fill, linearFill } from "../ops/assign.ts";
 import { type DType, dtypeOf, DTYPES } from "../../kernel/dtype.ts";
 import { checkShape, type Shape, showShape, sizeOf } from "../core/layout.ts";
 import { copyInto } from "../exec/loop.ts";
@@ -64,19 +64,21 @@ function ragged(path: string, found: string, expected: string): RangeError {
   );
 }
 
-/** The host typed array of `dtype` holding `values` (converted as NumPy converts them). */
+/**
+ * The host typed array of `dtype` holding `values` (converted as NumPy converts them, refusing what the
+ * dtype cannot hold as {@link elementValue} does).
+ */
 function hostArrayOf(values: readonly (number | bigint | boolean)[], dtype: DType): ArrayBufferView {
+  if (dtype === "bfloat16" && values.length > 0) {
+    throw new TypeError("Cannot make a bfloat16 array from numbers here: use astype()");
+  }
   const info = DTYPES[dtype];
   const out = new info.array(values.length);
   const wide = info.kind !== "float" && info.size === 8;
   values.forEach((v, i) => {
-    const x = typeof v === "boolean" ? (v ? 1 : 0) : v;
-    if (dtype === "bfloat16") {
-      throw new TypeError("Cannot make a bfloat16 array from numbers here: use astype()");
-    }
-    if (wide) (out as BigInt64Array)[i] = typeof x === "bigint" ? x : BigInt(Math.trunc(x));
-    else if (dtype === "bool") (out as Uint8Array)[i] = x !== 0 && x !== 0n ? 1 : 0;
-    else (out as Float32Array)[i] = info.kind === "float" ? Number(x) : Math.trunc(Number(x));
+    const x = elementValue(v, dtype, "put");
+    if (wide) (out as BigInt64Array)[i] = BigInt(x);
+    else (out as Float32Array)[i] = Number(x);
   });
   return out;
 }
@@ -87,7 +89,9 @@ function hostArrayOf(values: readonly (number | bigint | boolean)[], dtype: DTyp
  * or a GPUArray (itself, or a converted copy when `dtype` differs). The dtype is given by position
  * or as `{ dtype }`.
  *
- * @throws {RangeError} for ragged nesting.
+ * @throws {RangeError} for ragged nesting, or a value the dtype cannot hold: one outside an integer
+ * dtype's range (`asarray([300], "uint8")`, as NumPy 2), NaN or an infinity in an integer dtype, or an
+ * integer that float32 would round (past 2^24 = 16777216: give float64 or an integer dtype).
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
@@ -255,6 +259,7 @@ export function fullLike<D extends DType, E extends DType>(
   dtype: E,
 ): GPUArray<E>;
 export function fullLike(like: GPUArray, value: number | bigint | boolean, dtype?: unknown): GPUArray {
+  arrayArg(like, "fullLike");
   return fill(emptyLike(like, { dtype: dtypeArg("fullLike", dtype) }), value);
 }
 
@@ -275,6 +280,7 @@ export function zerosLike<D extends DType, E extends DType = D>(
 /** `zerosLike(like, dtype)`: the dtype by position. */
 export function zerosLike<D extends DType, E extends DType>(like: GPUArray<D>, dtype: E): GPUArray<E>;
 export function zerosLike(like: GPUArray, dtype?: unknown): GPUArray {
+  arrayArg(like, "zerosLike");
   return fullLike(like, 0, { dtype: dtypeArg("zerosLike", dtype) });
 }
 
@@ -294,8 +300,40 @@ export function onesLike<D extends DType, E extends DType = D>(
 /** `onesLike(like, dtype)`: the dtype by position. */
 export function onesLike<D extends DType, E extends DType>(like: GPUArray<D>, dtype: E): GPUArray<E>;
 export function onesLike(like: GPUArray, dtype?: unknown): GPUArray {
+  arrayArg(like, "onesLike");
   return fullLike(like, 1, { dtype: dtypeArg("onesLike", dtype) });
 }
+
+/**
+ * The dtype {@link arange} gives for arguments of types `A` without a dtype: int32 for integer
+ * literals of up to 9 characters, float32 where one is a fractional literal, and where the values are
+ * not known to the types (a `number`) any of the three it may give: int32 for integers, int64 past
+ * int32's range, float32 for others.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const n: number = 5;
+ * const a: ga.GPUArray<"int32"> = ga.arange(5);
+ * const b: ga.GPUArray<"float32"> = ga.arange(0, 1, 0.25);
+ * const c: ga.GPUArray<ga.ArangeDType> = ga.arange(n); // int32 at run time
+ * ```
+ */
+export type ArangeDType<A extends readonly unknown[] = number[]> = "float" extends ArgumentKind<A[number]>
+  ? "float32"
+  : "unknown" extends ArgumentKind<A[number]> ? "int32" | "int64" | "float32"
+  : "int32";
+
+/** What the type of one of arange's numbers says of it: an integer that fits int32, a fraction, or unknown. */
+type ArgumentKind<N> = N extends undefined ? "int"
+  : N extends number ? number extends N ? "unknown"
+    : `${N}` extends `${bigint}` ? (Long<`${N}`> extends true ? "unknown" : "int")
+    : "float"
+  : "unknown";
+/** Whether `S` has 10 characters or more. */
+type Long<S extends string, Seen extends 0[] = []> = Seen["length"] extends 10 ? true
+  : S extends `${infer _First}${infer Rest}` ? Long<Rest, [...Seen, 0]>
+  : false;
 
 /**
  * Options of {@link arange}: NumPy's keywords after the first argument.
@@ -314,36 +352,52 @@ export interface ArangeOptions<D extends DType = DType> extends DTypeOptions<D> 
 
 /**
  * Evenly spaced values `start, start + step, ...` below `stop` (NumPy's `arange`); `arange(n)`
- * counts from 0. The dtype (default float32) follows the numbers given by position, or comes as `{
- * dtype }`: `arange(5, "int32")` is NumPy's `arange(5, dtype=...)`.
+ * counts from 0. The dtype follows the numbers given by position, or comes as `{ dtype }`:
+ * `arange(5, "int32")` is NumPy's `arange(5, dtype=...)`. Without one, integer arguments give
+ * integers, as in NumPy and PyTorch: int32, or int64 where a value is past int32's range; any other
+ * argument gives float32 (the default float here).
  *
- * @throws {RangeError} for a zero step.
+ * @throws {RangeError} for a zero step, or for values an integer dtype given cannot hold.
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
- * console.log(ga.arange(5).get()); // Float32Array [0, 1, 2, 3, 4]
+ * console.log(ga.arange(5).get()); // Int32Array [0, 1, 2, 3, 4]
+ * console.log(ga.arange(0, 1, 0.25).get()); // Float32Array [0, 0.25, 0.5, 0.75]
  * console.log(ga.arange(1, 2, 0.25, "float64").get()); // Float64Array [1, 1.25, 1.5, 1.75]
  * const i = ga.arange(5, "int32"); // also ga.arange(5, { dtype: "int32" })
  * const odd = ga.arange(1, 10, { step: 2, dtype: "int32" }); // [1, 3, 5, 7, 9]
  * ```
  */
-export function arange<D extends DType = "float32">(stop: number, options?: ArangeOptions<D>): GPUArray<D>;
+export function arange<A extends number>(stop: A): GPUArray<ArangeDType<[A]>>;
+/** `arange(stop, options)`: the dtype, or a step, in the options. */
+export function arange<D extends DType = ArangeDType>(stop: number, options: ArangeOptions<D>): GPUArray<D>;
 /** `arange(stop, dtype)`: NumPy's `arange(5, dtype=...)`. */
 export function arange<D extends DType>(stop: number, dtype: D): GPUArray<D>;
-/** `arange(start, stop)`, then the options. */
-export function arange<D extends DType = "float32">(
+/** `arange(start, stop)`. */
+export function arange<A extends number, B extends number | undefined>(
+  start: A,
+  stop: B,
+): GPUArray<ArangeDType<[A, B]>>;
+/** `arange(start, stop, options)`. */
+export function arange<D extends DType = ArangeDType>(
   start: number,
   stop: number | undefined,
-  options?: ArangeOptions<D>,
+  options: ArangeOptions<D>,
 ): GPUArray<D>;
 /** `arange(start, stop, dtype)`. */
 export function arange<D extends DType>(start: number, stop: number | undefined, dtype: D): GPUArray<D>;
-/** `arange(start, stop, step)`, then the dtype's options. */
-export function arange<D extends DType = "float32">(
+/** `arange(start, stop, step)`. */
+export function arange<A extends number, B extends number | undefined, C extends number | undefined>(
+  start: A,
+  stop: B,
+  step: C,
+): GPUArray<ArangeDType<[A, B, C]>>;
+/** `arange(start, stop, step, options)`: the dtype's options. */
+export function arange<D extends DType = ArangeDType>(
   start: number,
   stop: number | undefined,
   step: number | undefined,
-  options?: DTypeOptions<D>,
+  options: DTypeOptions<D>,
 ): GPUArray<D>;
 /** `arange(start, stop, step, dtype)`, NumPy's positions. */
 export function arange<D extends DType>(
@@ -366,9 +420,18 @@ export function arange(start: number, ...args: unknown[]): GPUArray {
     throw new RangeError(`Cannot arange() with step ${step}: give a non-zero finite step`);
   }
   const n = Math.max(0, Math.ceil((to - from) / step));
-  const out = new GPUArray(activeBackend(), n, dtype ?? "float32");
+  const last = from + Math.max(0, n - 1) * step;
+  const integers = [from, to, step].every(Number.isSafeInteger) && Number.isSafeInteger(last);
+  const d = dtype ?? (!integers ? "float32" : [from, last].every(fitsInt32) ? "int32" : "int64");
+  if (DTYPES[d] !== undefined && DTYPES[d].kind !== "float" && n > 0) {
+    elementValue(from, d, "write");
+    elementValue(last, d, "write");
+  }
+  const out = new GPUArray(activeBackend(), n, d);
   return linearFill(out, from, step);
 }
+
+const fitsInt32 = (x: number) => x >= -(2 ** 31) && x < 2 ** 31;
 
 /** NumPy's positions after `arange`'s first argument: stop, step, dtype (a dtype may come earlier). */
 const ARANGE_SLOTS = [numberSlot("stop"), numberSlot("step"), DTYPE];

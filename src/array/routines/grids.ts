@@ -8,6 +8,7 @@
 import { type DType, DTYPES } from "../../kernel/dtype.ts";
 import { activeBackend } from "../../device/active.ts";
 import { GPUArray } from "../core/gpuarray.ts";
+import { describe } from "../core/describe.ts";
 import { castTo, cType, mathFn } from "../../codegen/c.ts";
 import { targetOf } from "../../codegen/targets.ts";
 import { runLoop } from "../exec/loop.ts";
@@ -81,10 +82,14 @@ export function linspace(start: number, stop: number, ...args: unknown[]): GPUAr
   );
   const num = options.num ?? 50;
   if (!Number.isSafeInteger(num) || num < 0) {
-    throw new RangeError(`Cannot make ${num} values with linspace(): give a non-negative integer count`);
+    throw new RangeError(
+      `Cannot make ${describe(num)} values with linspace(): give a non-negative integer count`,
+    );
   }
   if (!Number.isFinite(start) || !Number.isFinite(stop)) {
-    throw new RangeError(`Cannot make values from ${start} to ${stop} with linspace(): give finite bounds`);
+    throw new RangeError(
+      `Cannot make values from ${describe(start)} to ${describe(stop)} with linspace(): give finite bounds`,
+    );
   }
   const endpoint = options.endpoint ?? true;
   const out = new GPUArray(activeBackend(), num, options.dtype ?? "float32");

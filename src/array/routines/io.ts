@@ -9,11 +9,21 @@
 import { readNpy, writeNpy } from "../../kernel/npy.ts";
 import type { DType } from "../../kernel/dtype.ts";
 import { GPUArray } from "../core/gpuarray.ts";
+import { describe } from "../core/describe.ts";
 import { toGpu } from "./creation.ts";
+import { fromNpz, type NpzArrays } from "./npz.ts";
 
 /** NumPy's rule: a string path without the `.npy` extension gets it. */
 function npyPath(path: string | URL): string | URL {
   return typeof path === "string" && !path.endsWith(".npy") ? `${path}.npy` : path;
+}
+
+/** `path`, checked to be a file path (a string or a URL). */
+function checkPath(path: unknown, what: string): string | URL {
+  if (typeof path !== "string" && !(path instanceof URL)) {
+    throw new TypeError(`Cannot ${what} ${describe(path)}: pass a file path (a string or a URL)`);
+  }
+  return path;
 }
 
 function check(a: unknown): GPUArray {
@@ -39,6 +49,7 @@ function fromFile(bytes: Uint8Array, path: string | URL): GPUArray {
  * ```
  */
 export function save(path: string | URL, a: GPUArray): void {
+  checkPath(path, "save to");
   check(a);
   Deno.writeFileSync(npyPath(path), writeNpy(a.get(), [...a.shape], a.dtype));
 }
@@ -53,10 +64,26 @@ export function save(path: string | URL, a: GPUArray): void {
  * ```
  */
 export async function saveAsync(path: string | URL, a: GPUArray): Promise<void> {
+  checkPath(path, "save to");
   check(a);
   await Deno.writeFile(npyPath(path), writeNpy(await a.getAsync(), [...a.shape], a.dtype));
 }
 
+/**
+ * Reads a `.npz` file (a path ending in `.npz`) into its arrays by name, each a new array on the
+ * active backend (NumPy's `load` of an archive that `savez`, `savezCompressed`, `numpy.savez` or
+ * `numpy.savez_compressed` wrote).
+ *
+ * @throws {NpyError} when the file is not a `.npz` archive of `.npy` files cudeno can read; the
+ * message says why and names the member.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * ga.savez("xy.npz", { x: ga.arange(3), y: ga.ones([2, 2]) });
+ * const { x, y } = ga.load("xy.npz");
+ * ```
+ */
+export function load(path: `${string}.npz`): NpzArrays;
 /**
  * Reads a `.npy` file into a new array on the active backend (NumPy's `load` of one array): format
  * versions 1.0 to 3.0, C or Fortran order, every dtype cudeno has.
@@ -66,13 +93,18 @@ export async function saveAsync(path: string | URL, a: GPUArray): Promise<void> 
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * ga.save("x.npy", ga.arange(3));
- * console.log(ga.load("x.npy").get()); // Float32Array [0, 1, 2]
+ * console.log(ga.load("x.npy").get()); // Int32Array [0, 1, 2]
  * ```
  */
-export function load<D extends DType = DType>(path: string | URL): GPUArray<D> {
-  return fromFile(Deno.readFileSync(path), path) as GPUArray<D>;
+export function load<D extends DType = DType>(path: string | URL): GPUArray<D>;
+export function load(path: string | URL): GPUArray | NpzArrays {
+  checkPath(path, "load from");
+  const bytes = Deno.readFileSync(path);
+  return typeof path === "string" && path.endsWith(".npz") ? fromNpz(bytes, path) : fromFile(bytes, path);
 }
 
+/** Like {@link load} of a `.npz` file, reading it without blocking Deno's event loop. */
+export function loadAsync(path: `${string}.npz`): Promise<NpzArrays>;
 /**
  * Like {@link load}, reading the file without blocking Deno's event loop.
  *
@@ -83,6 +115,9 @@ export function load<D extends DType = DType>(path: string | URL): GPUArray<D> {
  * const x = await ga.loadAsync("x.npy");
  * ```
  */
-export async function loadAsync<D extends DType = DType>(path: string | URL): Promise<GPUArray<D>> {
-  return fromFile(await Deno.readFile(path), path) as GPUArray<D>;
+export function loadAsync<D extends DType = DType>(path: string | URL): Promise<GPUArray<D>>;
+export async function loadAsync(path: string | URL): Promise<GPUArray | NpzArrays> {
+  checkPath(path, "load from");
+  const bytes = await Deno.readFile(path);
+  return typeof path === "string" && path.endsWith(".npz") ? fromNpz(bytes, path) : fromFile(bytes, path);
 }

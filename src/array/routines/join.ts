@@ -7,9 +7,11 @@
  */
 
 import type { DType } from "../../kernel/dtype.ts";
+import { describe } from "../core/describe.ts";
 import { GPUArray, viewOf } from "../core/gpuarray.ts";
 import { normalizeAxis, showShape } from "../core/layout.ts";
 import { copyInto } from "../exec/loop.ts";
+import { record } from "../grad/tape.ts";
 import { resultType } from "../core/dtypes.ts";
 import { expandDims, ravel, slice } from "../ops/views.ts";
 import { AXIS, AXIS_OR_NULL, optionsOf } from "../core/axis_args.ts";
@@ -118,6 +120,9 @@ export function concatenate(arrays: readonly GPUArray[], axis?: number | null | 
     }
     start += a.shape[ax]!;
   }
+  const bounds = [0];
+  for (const a of list) bounds.push(bounds.at(-1)! + a.shape[ax]!);
+  record("concatenate", list, out, (g) => pieces(g, ax, bounds.slice(0, -1), bounds.slice(1)));
   return out;
 }
 
@@ -199,9 +204,16 @@ export function arraySplit<D extends DType>(
     for (let i = 0; i < sections; i++) bounds.push(bounds[i]! + each + (i < extra ? 1 : 0));
     return pieces(a, ax, bounds.slice(0, -1), bounds.slice(1));
   }
+  if (!Array.isArray(sections)) {
+    throw new TypeError(
+      `Cannot split into ${
+        describe(sections)
+      }: give a number of sections or a list of indices, as ga.split(a, 2) or ga.split(a, [1, 3])`,
+    );
+  }
   const indices = [...sections];
   if (indices.some((i) => !Number.isInteger(i))) {
-    throw new TypeError(`Cannot split at [${indices.join(", ")}]: give integer indices`);
+    throw new TypeError(`Cannot split at ${describe(indices)}: give integer indices`);
   }
   return pieces(a, ax, [0, ...indices], [...indices, n]);
 }

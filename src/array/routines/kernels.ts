@@ -257,7 +257,7 @@ export interface ElementwiseKernel {
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const lin = new ga.ElementwiseKernel("float *x, float *y, float *z, float a, float b", "z[i] = a*x[i] + b*y[i]", "lin_comb");
- * const x = ga.ones(8), y = ga.arange(8), z = ga.emptyLike(x);
+ * const x = ga.ones(8), y = ga.arange(8, "float32"), z = ga.emptyLike(x);
  * lin(x, y, z, 3, -1);
  * ```
  */
@@ -304,7 +304,7 @@ export interface ReductionKernel {
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const dot = new ga.ReductionKernel("float32", { neutral: "0", reduce: "a+b", map: "x[i]*y[i]", arguments: "float *x, float *y" });
- * console.log(dot(ga.ones(4), ga.arange(4))); // 6
+ * console.log(dot(ga.ones(4), ga.arange(4, "float32"))); // 6
  * ```
  */
 export const ReductionKernel: new (dtype: DType, options: ReductionOptions) => ReductionKernel = function (

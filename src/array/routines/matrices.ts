@@ -9,6 +9,7 @@
 import type { DType } from "../../kernel/dtype.ts";
 import { activeBackend } from "../../device/active.ts";
 import { GPUArray } from "../core/gpuarray.ts";
+import { describe } from "../core/describe.ts";
 import { castTo, indexType } from "../../codegen/c.ts";
 import { runLoop } from "../exec/loop.ts";
 import { showShape } from "../core/layout.ts";
@@ -50,13 +51,15 @@ type Test = "==" | "<=" | ">=";
 
 function checkCount(n: number, name: string, what: string): number {
   if (!Number.isSafeInteger(n) || n < 0) {
-    throw new RangeError(`Cannot make ${what} with ${name} = ${n}: give a non-negative integer`);
+    throw new RangeError(`Cannot make ${what} with ${name} = ${describe(n)}: give a non-negative integer`);
   }
   return n;
 }
 
 function checkDiagonal(k: number, what: string): number {
-  if (!Number.isSafeInteger(k)) throw new RangeError(`Cannot make ${what} with k = ${k}: give an integer`);
+  if (!Number.isSafeInteger(k)) {
+    throw new RangeError(`Cannot make ${what} with k = ${describe(k)}: give an integer`);
+  }
   return k;
 }
 

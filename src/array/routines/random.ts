@@ -18,6 +18,9 @@
  * Math libraries differ in their last bits, so normal numbers agree across backends to within a few
  * units in the last place rather than exactly.
  *
+ * `defaultRng(seed)` gives a `Generator` (NumPy's modern API, `generator.ts`) drawing from the same
+ * counters, with NumPy's distributions; `integers`, `permutation` and `choice` draw from one of their own.
+ *
  * @module
  */
 
@@ -28,6 +31,8 @@ import type { Dialect } from "../../kernel/ctypes.ts";
 import type { RoundedOps } from "../../codegen/target.ts";
 import { targetOf } from "../../codegen/targets.ts";
 import { checkOptions } from "../../kernel/options.ts";
+import { philoxFunction } from "../exec/philox_source.ts";
+import { seedOf } from "./seed.ts";
 
 /** Options of {@link uniform}. */
 export interface UniformOptions<D extends "float32" | "float64" = "float32"> {
@@ -64,23 +69,6 @@ type FloatType = "float32" | "float64";
 
 const BLOCK = 256;
 
-function seedOf(seed: number | bigint | undefined, what: string): bigint {
-  if (seed === undefined) {
-    const words = crypto.getRandomValues(new Uint32Array(2));
-    return (BigInt(words[1]!) << 32n) | BigInt(words[0]!);
-  }
-  if (typeof seed !== "number" && typeof seed !== "bigint") {
-    throw new TypeError(`Cannot draw ${what} numbers with seed ${String(seed)}: pass a number or a bigint`);
-  }
-  const value = typeof seed === "number" && Number.isSafeInteger(seed) ? BigInt(seed) : seed;
-  if (typeof value !== "bigint" || value < 0n || value >= 2n ** 64n) {
-    throw new RangeError(
-      `Cannot draw ${what} numbers with seed ${String(seed)}: pass an integer from 0 to 2^64 - 1`,
-    );
-  }
-  return value;
-}
-
 function floatType(dtype: unknown, what: string): FloatType {
   if (dtype === undefined) return "float32";
   if (dtype !== "float32" && dtype !== "float64") {
@@ -89,25 +77,6 @@ function floatType(dtype: unknown, what: string): FloatType {
     );
   }
   return dtype;
-}
-
-/** The device function computing Philox4x32-10 in place on `c` for key `(k0, k1)`. */
-function philoxFunction(dialect: Dialect): string {
-  const t = targetOf(dialect);
-  const u = t.cType("uint32");
-  const mulhi = t.mulhi;
-  return `${t.inline} void cudeno_philox4x32_10(${u} *c, ${u} k0, ${u} k1) {
-#pragma unroll
-  for (int i = 0; i < 10; i++) {
-    if (i > 0) { k0 += 0x9E3779B9u; k1 += 0xBB67AE85u; }
-    const ${u} hi0 = ${mulhi}(0xD2511F53u, c[0]), lo0 = 0xD2511F53u * c[0];
-    const ${u} hi1 = ${mulhi}(0xCD9E8D57u, c[2]), lo1 = 0xCD9E8D57u * c[2];
-    c[0] = hi1 ^ c[1] ^ k0;
-    c[1] = lo1;
-    c[2] = hi0 ^ c[3] ^ k1;
-    c[3] = lo0;
-  }
-}`;
 }
 
 /**
@@ -290,3 +259,27 @@ export function normal<D extends "float32" | "float64" = "float32">(
   if (std < 0) throw new RangeError(`Cannot draw normal numbers with std = ${std}: pass a std of 0 or more`);
   return draw("normal", shape, dtype, seed, mean, std) as GPUArray<D>;
 }
+
+export { defaultRng, Generator } from "./generator.ts";
+export { choice, integers, permutation, type SeedOption } from "./random_functions.ts";
+export type {
+  AxisOption,
+  BetaOptions,
+  BinomialOptions,
+  BoundsOptions,
+  ChisquareOptions,
+  ChoiceOptions,
+  DirichletOptions,
+  FloatOptions,
+  GammaOptions,
+  GeometricOptions,
+  IntegerDType,
+  IntegersOptions,
+  LocScaleOptions,
+  LognormalOptions,
+  MultinomialOptions,
+  MultivariateNormalOptions,
+  PoissonOptions,
+  ScaleOptions,
+  WeibullOptions,
+} from "./generator_options.ts";

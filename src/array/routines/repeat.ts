@@ -9,10 +9,12 @@
 
 import type { DType } from "../../kernel/dtype.ts";
 import { GPUArray, viewOf } from "../core/gpuarray.ts";
+import { describe } from "../core/describe.ts";
 import { normalizeAxis, showShape } from "../core/layout.ts";
 import { AXIS, type AxisOptions, optionsOf } from "../core/axis_args.ts";
 import { copyInto, runLoop } from "../exec/loop.ts";
-import { ravel } from "../ops/views.ts";
+import { ravel, slice } from "../ops/views.ts";
+import { record } from "../grad/tape.ts";
 import { elementValue, fill } from "../ops/assign.ts";
 import { indexType } from "../../codegen/c.ts";
 import { scalarValue } from "../ops/ufunc.ts";
@@ -91,10 +93,17 @@ export function repeat<D extends DType>(
   check(a, "repeat");
   axis = optionsOf<AxisOptions>("repeat", [axis], [AXIS], ["axis"], "{ axis: 0 }").axis;
   const ax = axis === undefined ? 0 : normalizeAxis(axis, a.ndim, "repeat");
+  if (typeof repeats !== "number" && !Array.isArray(repeats)) {
+    throw new TypeError(
+      `Cannot repeat elements ${
+        describe(repeats)
+      } times: give a count or a list of counts, as ga.repeat(a, 2)`,
+    );
+  }
   const counts = typeof repeats === "number" ? [repeats] : [...repeats];
   const bad = counts.find((c) => !Number.isInteger(c) || c < 0);
   if (bad !== undefined) {
-    throw new RangeError(`Cannot repeat elements ${bad} times: give non-negative integer counts`);
+    throw new RangeError(`Cannot repeat elements ${describe(bad)} times: give non-negative integer counts`);
   }
   using src = axis === undefined ? ravel(a) : viewOf(a, a);
   const n = src.shape[ax]!;
@@ -112,6 +121,11 @@ export function repeat<D extends DType>(
   if (out.size === 0) return out;
   if (each.every((c) => c === each[0])) {
     repeatEvenly(src, out, ax, each[0]!);
+    // Each element's gradient: the sum of its copies'.
+    record("repeat", [a], out, (g, { ops }) => {
+      const split = [...src.shape.slice(0, ax + 1), each[0]!, ...src.shape.slice(ax + 1)];
+      return [ops.reshape(ops.sumKeep(ops.reshape(g, split), [ax + 1]), a.shape)];
+    });
   } else {
     const index = new Int32Array(shape[ax]!);
     let j = 0;
@@ -134,9 +148,14 @@ export function repeat<D extends DType>(
  */
 export function tile<D extends DType>(a: GPUArray<D>, reps: number | readonly number[]): GPUArray<D> {
   check(a, "tile");
+  if (typeof reps !== "number" && !Array.isArray(reps)) {
+    throw new TypeError(
+      `Cannot tile with reps ${describe(reps)}: give a count or a list of counts, as ga.tile(a, [2, 1])`,
+    );
+  }
   const list = typeof reps === "number" ? [reps] : [...reps];
   if (list.some((r) => !Number.isInteger(r) || r < 0)) {
-    throw new RangeError(`Cannot tile with reps [${list.join(", ")}]: give non-negative integers`);
+    throw new RangeError(`Cannot tile with reps ${describe(list)}: give non-negative integers`);
   }
   const ndim = Math.max(list.length, a.ndim);
   const r = [...new Array<number>(ndim - list.length).fill(1), ...list];
@@ -154,6 +173,10 @@ export function tile<D extends DType>(a: GPUArray<D>, reps: number | readonly nu
   });
   using from = viewOf(a, { shape, strides: pairs((k) => [0, steps[k]!]), offset: a.offset });
   copyInto(to, from, "tile");
+  record("tile", [a], out, (g, { ops }) => {
+    const copies = extents.map((_, k) => 2 * k);
+    return [ops.reshape(ops.sumKeep(ops.reshape(g, shape), copies), a.shape)];
+  });
   return out;
 }
 
@@ -214,9 +237,9 @@ export function pad<D extends DType>(
   const widths = perAxis(padWidth, a.ndim, a.shape, "pad width");
   if (widths.flat().some((w) => !Number.isInteger(w) || w < 0)) {
     throw new RangeError(
-      `Cannot pad an array of shape ${showShape(a.shape)} by [${
-        widths.map((w) => `[${w.join(", ")}]`).join(", ")
-      }]: widths must be non-negative integers`,
+      `Cannot pad an array of shape ${showShape(a.shape)} by ${
+        describe(widths)
+      }: widths must be non-negative integers`,
     );
   }
   const values = perAxis(options.constantValues ?? 0, a.ndim, a.shape, "constant values");
@@ -243,5 +266,11 @@ export function pad<D extends DType>(
     margin(before, 0, values[k]![0]);
     margin(after, shape[k]! - after, values[k]![1]);
   });
+  record(
+    "pad",
+    [a],
+    out,
+    (g) => [slice(g, ...widths.map(([before], k) => [before, before + a.shape[k]!] as const))],
+  );
   return out;
 }

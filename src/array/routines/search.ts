@@ -10,6 +10,7 @@ import { GPUArray } from "../core/gpuarray.ts";
 import { showShape } from "../core/layout.ts";
 import { copyOf } from "../exec/loop.ts";
 import { reshape, slice } from "../ops/views.ts";
+import { take } from "../ops/indexing.ts";
 import { astype } from "../ops/assign.ts";
 import { callOp } from "../ops/ufunc.ts";
 import { BINARY } from "../ops/binary_ops.ts";
@@ -42,6 +43,8 @@ export interface UniqueOptions {
   readonly returnCounts?: boolean;
   /** Also return, for each element of the input, the index of its value in `values`. */
   readonly returnInverse?: boolean;
+  /** Also return, for each unique value, the flat index of its first occurrence in the input. */
+  readonly returnIndex?: boolean;
 }
 
 /**
@@ -61,12 +64,15 @@ export interface UniqueResult<D extends DType> {
   readonly counts?: GPUArray<"int64">;
   /** Each input element's index in `values` (int64, the input's shape), with `returnInverse`. */
   readonly inverse?: GPUArray<"int64">;
+  /** The flat index of each value's first occurrence in the input (int64), with `returnIndex`. */
+  readonly index?: GPUArray<"int64">;
 }
 
 /**
  * The sorted distinct elements of `a`, flattened (NumPy's `unique`). NumPy's equality: -0.0 and +0.0
  * are one value (the first in `a`'s order stands for it), and all NaNs are one, last. With options,
- * an object with the values and, as asked, the counts and the inverse (the input's shape, as NumPy 2).
+ * an object with the values and, as asked, the counts, the inverse (the input's shape, as NumPy 2)
+ * and the index of each value's first occurrence (`returnIndex`).
  *
  * @example
  * ```ts
@@ -94,13 +100,18 @@ export function unique<D extends DType>(
   options?: UniqueOptions,
 ): GPUArray<D> | UniqueResult<D> {
   checkArray(a, "take the unique values of");
-  checkOptions(options, "take unique values", "{ returnCounts: true }", ["returnCounts", "returnInverse"]);
+  checkOptions(options, "take unique values", "{ returnCounts: true }", [
+    "returnCounts",
+    "returnInverse",
+    "returnIndex",
+  ]);
   a.backend.checkHostRead("unique()", "the size of its result");
   const wantCounts = options?.returnCounts === true, wantInverse = options?.returnInverse === true;
+  const wantIndex = options?.returnIndex === true;
   const backend = a.backend, n = a.size;
   const flat = a.isContiguous ? reshape(a, [n]) : copyOf(a);
   const sorted = new GPUArray(backend, [n], a.dtype);
-  const perm = wantInverse ? new GPUArray(backend, [n], "int64") : undefined;
+  const perm = wantInverse || wantIndex ? new GPUArray(backend, [n], "int64") : undefined;
   sortRows(flat, n, { values: sorted, indices: perm });
   flat.free();
   const v = variantFor(a.dtype, n);
@@ -126,7 +137,7 @@ export function unique<D extends DType>(
     runs = Number(total[0]!);
   }
   const values = new GPUArray(backend, [runs], a.dtype);
-  const starts = wantCounts ? new GPUArray(backend, [runs + 1], "int64") : undefined;
+  const starts = wantCounts || wantIndex ? new GPUArray(backend, [runs + 1], "int64") : undefined;
   const inverse = wantInverse ? new GPUArray(backend, a.shape, "int64") : undefined;
   if (n > 0) {
     searchKernel(backend, v, "cudeno_unique_write").launch({ grid: blocks, block: SORT_BLOCK }, [
@@ -144,18 +155,23 @@ export function unique<D extends DType>(
     ]);
   }
   sorted.free();
+  let index: GPUArray<"int64"> | undefined;
+  if (wantIndex) {
+    using firsts = slice(starts!, [0, -1]);
+    index = take(perm!, firsts) as GPUArray<"int64">;
+  }
   perm?.free();
   if (options === undefined) return values;
   let countsOut: GPUArray<"int64"> | undefined;
-  if (starts !== undefined) {
+  if (wantCounts) {
     if (runs === 0) countsOut = new GPUArray(backend, [0], "int64");
     else {
-      using ends = slice(starts, [1, null]), begins = slice(starts, [0, -1]);
+      using ends = slice(starts!, [1, null]), begins = slice(starts!, [0, -1]);
       countsOut = callOp(BINARY.sub, [ends, begins], undefined, "sub") as GPUArray<"int64">;
     }
-    starts.free();
   }
-  return { values, counts: countsOut, inverse };
+  starts?.free();
+  return { values, counts: countsOut, inverse, index };
 }
 
 /**

@@ -1,0 +1,99 @@
+/**
+ * `cholesky` (NumPy's `numpy.linalg.cholesky`, with NumPy 2's `upper`). The row-major copy of a
+ * matrix is its transpose read column-major, so the lower factor row-major is LAPACK's upper factor
+ * column-major (CuPy's trick), and the triangle NumPy reads (the lower, or the upper with `upper`) is the
+ * one LAPACK is told to read.
+ *
+ * @module
+ */
+
+import type { DType } from "../../kernel/dtype.ts";
+import type { GPUArray } from "../core/gpuarray.ts";
+import { optionsOf } from "../core/axis_args.ts";
+import { expandDims } from "../ops/views.ts";
+import { where } from "../ops/ufunc.ts";
+import { ne } from "../api/elementwise.ts";
+import { tril, triu } from "../routines/matrices.ts";
+import { checkInfo } from "./errors.ts";
+import { choleskyFactor } from "./lapack.ts";
+import {
+  checkArray,
+  checking,
+  type CheckOptions,
+  flag,
+  linalgType,
+  matrixShape,
+  rowMajorCopy,
+} from "./operands.ts";
+import type { LinalgType } from "./solve.ts";
+
+/**
+ * Options of {@link cholesky}.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const options: ga.linalg.CholeskyOptions = { upper: true, check: false };
+ * ```
+ */
+export interface CholeskyOptions extends CheckOptions {
+  /** Return the upper factor `U` with `a = Uᵀ·U`, reading `a`'s upper triangle (default false: the lower factor `L` with `a = L·Lᵀ`, from the lower triangle). */
+  readonly upper?: boolean;
+}
+
+/**
+ * The Cholesky factor of a symmetric positive-definite matrix, or of each of a batch (NumPy's
+ * `cholesky`): lower triangular `L` with `a = L·Lᵀ`, read from `a`'s lower triangle (the other is not
+ * read), or with `{ upper: true }` the upper `U` with `a = Uᵀ·U` from the upper triangle. float32 for
+ * float32, else float64.
+ *
+ * @throws {LinAlgError} where a matrix is not positive definite, naming the first in a batch and the
+ * order of its leading minor that is not; with `{ check: false }` nothing is read back and such a
+ * matrix's factor is all NaN.
+ * @throws {RangeError} for fewer than 2 dimensions or matrices that are not square.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const l = ga.linalg.cholesky(ga.asarray([[4, 2], [2, 3]])); // [[2, 0], [1, 1.414...]]
+ * const u = ga.linalg.cholesky(ga.asarray([[4, 2], [2, 3]]), { upper: true }); // l's transpose
+ * ```
+ */
+export function cholesky<D extends DType>(a: GPUArray<D>, options?: CholeskyOptions): GPUArray<LinalgType<D>>;
+export function cholesky(a: GPUArray, ...args: unknown[]): GPUArray {
+  checkArray(a, "cholesky");
+  const options = optionsOf<CholeskyOptions>("cholesky", args, [], ["upper", "check"], "{ upper: true }");
+  const upper = flag(options.upper, "upper"), check = checking(options);
+  matrixShape(a, "cholesky", true);
+  const dtype = linalgType(a, a.dtype, "cholesky");
+  if (check) {
+    a.backend.checkHostRead(
+      "cholesky()",
+      "whether every matrix is positive definite (pass { check: false } to skip it)",
+    );
+  }
+  using w = rowMajorCopy(a, dtype);
+  using info = choleskyFactor(w, !upper);
+  const factor = upper ? triu(w) : tril(w);
+  if (check) {
+    try {
+      checkInfo(info, {
+        what: "cholesky",
+        problem: "is not positive definite",
+        detail: (k) => `its leading minor of order ${k} is not`,
+        instead: "NaN for such a matrix",
+      });
+    } catch (e) {
+      factor.free();
+      throw e;
+    }
+    return factor;
+  }
+  using failed = ne(info, 0);
+  using f1 = expandDims(failed, -1);
+  using f2 = expandDims(f1, -1);
+  try {
+    return where(f2, Number.NaN, factor);
+  } finally {
+    factor.free();
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * `det` and `slogdet` (NumPy's `numpy.linalg.det` and `slogdet`) from an LU factorization: the product
+ * of U's diagonal, negated for an odd number of row swaps. LAPACK factors each matrix's transpose (the
+ * row-major copy read column-major), which has the same determinant.
+ *
+ * @module
+ */
+
+import type { DType } from "../../kernel/dtype.ts";
+import type { GPUArray } from "../core/gpuarray.ts";
+import { linearFill } from "../ops/assign.ts";
+import { diagonal } from "../ops/views.ts";
+import { prod, sum } from "../ops/reductions.ts";
+import { abs, log, ne, neg, remainder, sign } from "../api/elementwise.ts";
+import { where } from "../ops/ufunc.ts";
+import { arrayLike, luFactor } from "./lapack.ts";
+import { checkArray, type LinalgDType, linalgType, matrixShape, rowMajorCopy } from "./operands.ts";
+import type { LinalgType } from "./solve.ts";
+
+/** A value per matrix: a host number for one matrix, an array of the batch's shape for a batch. */
+type PerMatrix<D extends DType> = number | GPUArray<LinalgType<D>>;
+
+/**
+ * The determinant's sign (1, -1, or 0 for a singular matrix) and the natural log of its absolute value
+ * (`-Infinity` for a singular matrix), NumPy's `SlogdetResult`: host numbers for one matrix, arrays of
+ * the batch's shape for a batch.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const { sign, logabsdet }: ga.linalg.SlogdetResult<"float32"> = ga.linalg.slogdet(ga.eye(3));
+ * ```
+ */
+export interface SlogdetResult<D extends DType> {
+  /** 1 or -1 (0 where the determinant is 0). */
+  readonly sign: PerMatrix<D>;
+  /** `log(|det|)`. */
+  readonly logabsdet: PerMatrix<D>;
+}
+
+/** LU of each matrix and whether its permutation is odd: U's diagonal and a bool per matrix. */
+function factored(
+  a: GPUArray,
+  what: string,
+): { diag: GPUArray<LinalgDType>; odd: GPUArray; free: () => void } {
+  checkArray(a, what);
+  const { n } = matrixShape(a, what, true);
+  const w = rowMajorCopy(a, linalgType(a, a.dtype, what));
+  const { ipiv, info } = luFactor(w);
+  info.free();
+  const diag = diagonal(w, 0, -2, -1);
+  using rows = linearFill(arrayLike(w, [n], "int64"), 1, 1);
+  using swapped = ne(ipiv, rows);
+  using swaps = sum(swapped, -1);
+  using parity = remainder(swaps, 2);
+  const odd = ne(parity, 0);
+  ipiv.free();
+  return {
+    diag,
+    odd,
+    free: () => {
+      diag.free();
+      odd.free();
+      w.free();
+    },
+  };
+}
+
+/** A 0-d result as a host number, else the array. */
+function perMatrix<D extends DType>(x: GPUArray): PerMatrix<D> {
+  if (x.ndim > 0) return x as GPUArray<LinalgType<D>>;
+  const value = x.item() as number;
+  x.free();
+  return value;
+}
+
+/**
+ * The determinant of a square matrix (a host number), or of each of a batch (an array of the batch's
+ * shape), as NumPy's `det`: 0 for a singular matrix (no error). float32 for float32, else float64.
+ *
+ * @throws {RangeError} for fewer than 2 dimensions or matrices that are not square.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * console.log(ga.linalg.det(ga.asarray([[1, 2], [3, 4]]))); // -2 (to rounding)
+ * const dets = ga.linalg.det(ga.ones([5, 3, 3])) as ga.GPUArray; // [5] zeros
+ * ```
+ */
+export function det<D extends DType>(a: GPUArray<D>): PerMatrix<D> {
+  const f = factored(a, "det");
+  try {
+    using p = prod(f.diag, -1);
+    using negated = neg(p);
+    return perMatrix(where(f.odd, negated, p));
+  } finally {
+    f.free();
+  }
+}
+
+/**
+ * The sign and the log of the absolute value of the determinant (NumPy's `slogdet`), which stay in
+ * range where the determinant itself would overflow or underflow: host numbers for one matrix, arrays
+ * for a batch.
+ *
+ * @throws {RangeError} for fewer than 2 dimensions or matrices that are not square.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const { sign, logabsdet } = ga.linalg.slogdet(ga.eye(50).mul(1000)); // 1, 150·ln 10 (det overflows float32)
+ * ```
+ */
+export function slogdet<D extends DType>(a: GPUArray<D>): SlogdetResult<D> {
+  const f = factored(a, "slogdet");
+  try {
+    using signs = sign(f.diag);
+    using s = prod(signs, -1);
+    using negated = neg(s);
+    using magnitudes = abs(f.diag);
+    using logs = log(magnitudes);
+    return { sign: perMatrix(where(f.odd, negated, s)), logabsdet: perMatrix(sum(logs, -1)) };
+  } finally {
+    f.free();
+  }
+}

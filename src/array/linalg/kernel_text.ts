@@ -1,0 +1,89 @@
+/**
+ * What the linear-algebra kernels share: one work-group (block) per matrix of a batch, in either
+ * dialect through its {@link Target}. A kernel's text names its element type `T`, its index type `IDX`,
+ * the math it needs through macros (`SQRT`, `FABS`, ...), its thread as `tid` of `nt` (a power of two
+ * up to {@link MAX_GROUP}) and its matrix as `g`; `SYNC` is a barrier over local and global memory and
+ * `GLOBAL` qualifies a pointer declared in the body.
+ *
+ * @module
+ */
+
+import type { KernelSource } from "../../device/backend.ts";
+import type { Dialect } from "../../kernel/ctypes.ts";
+import type { DType } from "../../kernel/dtype.ts";
+import { targetOf } from "../../codegen/targets.ts";
+
+/** The most threads of a work-group; the size of the kernels' local arrays. */
+export const MAX_GROUP = 256;
+
+/** Machine epsilon (the spacing of numbers at 1) of float32 and float64. */
+export const EPSILON: Readonly<Record<"float32" | "float64", number>> = {
+  float32: 2 ** -23,
+  float64: 2 ** -52,
+};
+
+/** The math the kernels call, by macro name. */
+const MATH = ["sqrt", "fabs", "hypot", "atan2", "cos", "sin", "copysign", "fmax"] as const;
+
+/**
+ * The source of kernel `name` of `dtype` in `dialect`: `params` (C declarations, written with
+ * {@link pointer}; `IDX` there is spelled out, since launches read the parameters' types from the
+ * text), then `body`, which sees the macros above and `tid`, `nt`, `g`.
+ */
+export function linalgKernel(
+  dialect: Dialect,
+  dtype: DType,
+  name: string,
+  params: readonly string[],
+  body: string,
+): KernelSource {
+  const t = targetOf(dialect);
+  const ids = t.threadIds;
+  const math = MATH.map((fn) => `#define ${fn.toUpperCase()} ${t.mathFn(fn, dtype)}`);
+  const source = `${t.preamble([dtype, "int64"])}
+#define T ${t.cType(dtype)}
+#define IDX ${t.indexType}
+#define SYNC ${t.syncthreads}
+#define GLOBAL ${t.globalSpace}
+${math.join("\n")}
+${t.kernelHead} ${name}(${params.join(", ").replaceAll("IDX", t.indexType)}) {
+  const int tid = ${ids.local}, nt = ${ids.groupSize};
+  const IDX g = ${ids.group};
+${body}
+}`;
+  return { name, source };
+}
+
+/** A global pointer parameter of `dtype` in `dialect`. */
+export function pointer(dialect: Dialect, dtype: DType, name: string, readOnly = false): string {
+  return targetOf(dialect).pointerParam(dtype, name, readOnly);
+}
+
+/** A local (shared) array of `dtype` of {@link MAX_GROUP} elements. */
+export function localArray(dialect: Dialect, dtype: DType, name: string, size = MAX_GROUP): string {
+  return targetOf(dialect).sharedArray(dtype, name, size);
+}
+
+/**
+ * Statements that leave the sum (or, with `max`, the largest, NaN where any is NaN) of every
+ * thread's `value` in `red[0]`, over the local array `red` of {@link MAX_GROUP} elements; every thread may read it after.
+ */
+export function reduceInto(value: string, max = false): string {
+  // The maximum propagates NaN (FMAX alone would drop it).
+  const combine = max
+    ? "{ const T o = red[tid + h]; if (o != o || red[tid] < o) red[tid] = o; }"
+    : "red[tid] += red[tid + h];";
+  return `red[tid] = ${value};
+  SYNC
+  for (int h = nt / 2; h > 0; h >>= 1) {
+    if (tid < h) ${combine}
+    SYNC
+  }`;
+}
+
+/** The work-group size for matrices of order `n`: a power of two from 32 to {@link MAX_GROUP}. */
+export function groupSize(n: number): number {
+  let size = 32;
+  while (size < n && size < MAX_GROUP) size *= 2;
+  return size;
+}

@@ -1,0 +1,121 @@
+/**
+ * `qr` (NumPy's `numpy.linalg.qr`, modes `"reduced"`, `"complete"` and `"r"`): Householder QR of each
+ * matrix's column-major copy (`geqrf`), R read from its upper triangle, Q formed from the reflectors
+ * (`orgqr`).
+ *
+ * @module
+ */
+
+import type { DType } from "../../kernel/dtype.ts";
+import type { GPUArray } from "../core/gpuarray.ts";
+import { optionsOf } from "../core/axis_args.ts";
+import { assign } from "../ops/assign.ts";
+import { slice, swapaxes } from "../ops/views.ts";
+import { triu } from "../routines/matrices.ts";
+import { arrayLike, qrFactor, qrForm } from "./lapack.ts";
+import { checkArray, columnMajorCopy, linalgType, matrixShape } from "./operands.ts";
+import { named } from "./results.ts";
+import { type LinalgType, rowMajor } from "./solve.ts";
+
+/** What {@link qr} computes: both factors of the reduced or the complete form, or R alone. */
+export type QrMode = "reduced" | "complete" | "r";
+
+/**
+ * Options of {@link qr}.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const options: ga.linalg.QrOptions = { mode: "complete" };
+ * ```
+ */
+export interface QrOptions {
+  /** `"reduced"` (default): Q m × k and R k × n, k = min(m, n); `"complete"`: Q m × m and R m × n; `"r"`: R alone, k × n. */
+  readonly mode?: QrMode;
+}
+
+/**
+ * Q and R (NumPy's `QRResult`): unpack it as `const [q, r] = ga.linalg.qr(a)`, or read `.Q` and `.R`.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const { Q, R }: ga.linalg.QrResult<"float32"> = ga.linalg.qr(ga.ones([4, 3]));
+ * ```
+ */
+export type QrResult<D extends DType> =
+  & readonly [Q: GPUArray<LinalgType<D>>, R: GPUArray<LinalgType<D>>]
+  & {
+    /** Orthonormal columns. */
+    readonly Q: GPUArray<LinalgType<D>>;
+    /** Upper triangular (trapezoidal where m ≠ n). */
+    readonly R: GPUArray<LinalgType<D>>;
+  };
+
+const MODES: readonly QrMode[] = ["reduced", "complete", "r"];
+
+/**
+ * The QR factorization `a = Q·R` of a matrix, or of each of a batch (NumPy's `qr`): Q with orthonormal
+ * columns, R upper triangular, R's diagonal of either sign (LAPACK's: Householder reflectors). The mode
+ * is given by position (`qr(a, "complete")`) or as `{ mode }`; mode `"r"` returns R alone. float32 for
+ * float32, else float64.
+ *
+ * @throws {RangeError} for fewer than 2 dimensions or an unknown mode (NumPy's `"raw"` is not offered).
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const a = ga.random.normal([5, 3], { seed: 1 });
+ * const [q, r] = ga.linalg.qr(a); // [5, 3] and [3, 3]
+ * const full = ga.linalg.qr(a, "complete"); // full.Q: [5, 5], full.R: [5, 3]
+ * const rOnly = ga.linalg.qr(a, { mode: "r" }); // [3, 3]
+ * ```
+ */
+export function qr<D extends DType>(
+  a: GPUArray<D>,
+  mode?: "reduced" | "complete" | { readonly mode?: "reduced" | "complete" },
+): QrResult<D>;
+/** Mode `"r"`: R alone. */
+export function qr<D extends DType>(
+  a: GPUArray<D>,
+  mode: "r" | { readonly mode: "r" },
+): GPUArray<LinalgType<D>>;
+export function qr(a: GPUArray, ...args: unknown[]): unknown {
+  checkArray(a, "qr");
+  const { mode = "reduced" } = optionsOf<QrOptions>(
+    "qr",
+    args,
+    [{ name: "mode", takes: (v) => typeof v === "string", what: 'the mode ("reduced", "complete" or "r")' }],
+    ["mode"],
+    '{ mode: "complete" }',
+  );
+  if (!MODES.includes(mode)) {
+    throw new RangeError(`Cannot qr with mode "${mode}": give "reduced", "complete" or "r"`);
+  }
+  const { m, n } = matrixShape(a, "qr", false);
+  const k = Math.min(m, n);
+  using w = columnMajorCopy(a, linalgType(a, a.dtype, "qr"));
+  using tau = qrFactor(w);
+  const rows = mode === "complete" ? m : k;
+  using rowsOfR = slice(w, "...", [], [0, rows]);
+  using rView = swapaxes(rowsOfR, -1, -2);
+  const r = triu(rView);
+  if (mode === "r") return r;
+  const columns = mode === "complete" ? m : k;
+  // Q's column-major buffer: the reflectors in its first k columns (orgqr sets the others).
+  using reflectors = slice(w, "...", [0, k], []);
+  let q: GPUArray;
+  if (columns === n) {
+    q = w;
+  } else {
+    q = arrayLike(w, [...w.shape.slice(0, -2), columns, m], w.dtype);
+    using first = slice(q, "...", [0, k], []);
+    assign(first, reflectors);
+  }
+  try {
+    qrForm(q as GPUArray<"float32" | "float64">, k, tau);
+    const Q = rowMajor(q);
+    return named([Q, r] as const, { Q, R: r });
+  } finally {
+    if (q !== w) q.free();
+  }
+}

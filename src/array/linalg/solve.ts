@@ -1,0 +1,174 @@
+/**
+ * `solve` and `inv` (NumPy's `numpy.linalg.solve` and `inv`): LU with partial pivoting, then the
+ * triangular solves, over a batch of matrices.
+ *
+ * @module
+ */
+
+import type { DType } from "../../kernel/dtype.ts";
+import type { ResultType } from "../core/dtypes.ts";
+import type { GPUArray } from "../core/gpuarray.ts";
+import { broadcastShapes, showShape } from "../core/layout.ts";
+import { optionsOf } from "../core/axis_args.ts";
+import { fill } from "../ops/assign.ts";
+import { diagonal, expandDims, reshape, swapaxes } from "../ops/views.ts";
+import { checkInfo, type Failure } from "./errors.ts";
+import { arrayLike, luFactor, luSolve } from "./lapack.ts";
+import {
+  checkArray,
+  checking,
+  type CheckOptions,
+  columnMajorCopy,
+  commonType,
+  type LinalgDType,
+  linalgType,
+  matrixShape,
+  rowMajorCopy,
+} from "./operands.ts";
+
+/**
+ * The dtype `ga.linalg` returns for arrays of `D`: float32 for float32, float64 for the rest (NumPy's).
+ *
+ * @example
+ * ```ts
+ * import type * as ga from "@cudeno/cudeno/array";
+ * const t: ga.linalg.LinalgType<"int32"> = "float64";
+ * ```
+ */
+export type LinalgType<D extends DType> = D extends "float32" ? "float32" : "float64";
+
+/** What an LU factorization's `info` means, for call `what`. */
+export const SINGULAR = (what: string): Failure => ({
+  what,
+  problem: "is singular",
+  detail: (k: number) => `U[${k - 1}, ${k - 1}] of its LU factorization is exactly zero`,
+  instead: "inf and NaN",
+});
+
+/** The options of the calls that take only `check`. */
+export function checkOptionsOf(what: string, args: readonly unknown[]): CheckOptions {
+  return optionsOf<CheckOptions>(what, args, [], ["check"], "{ check: false }");
+}
+
+/** The row-major contiguous copy of a column-major working array (`[..., columns, rows]` → `[..., rows, columns]`). */
+export function rowMajor<D extends DType>(w: GPUArray<D>): GPUArray<D> {
+  using t = swapaxes(w, -1, -2);
+  return t.copy();
+}
+
+/**
+ * The solution `x` of `a·x = b` (NumPy's `solve`): `a` is a square matrix or a batch of them
+ * (`[..., n, n]`); `b` is a vector (`[n]`, solved against every matrix) or a batch of matrices
+ * (`[..., n, k]`, each column a right-hand side), the batch axes broadcasting as NumPy's do. The result
+ * has `b`'s shape with the broadcast batch, in float32 for float32 operands and float64 otherwise.
+ *
+ * @throws {LinAlgError} where a matrix is singular (exactly, in its LU factorization), naming the first
+ * in a batch; with `{ check: false }` nothing is read back and such a solution is inf or NaN.
+ * @throws {RangeError} for shapes that do not fit: not square, or `b`'s length differs from `n`.
+ * @throws {TypeError} for float16 operands, or float64 work on a device without float64.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const a = ga.asarray([[3, 1], [1, 2]]);
+ * const x = ga.linalg.solve(a, ga.asarray([9, 8])); // [2, 3]
+ * const xs = ga.linalg.solve(ga.stack([a, a]), ga.ones([2, 2, 3])); // 2 systems of 3 right-hand sides
+ * ```
+ */
+export function solve<A extends DType, B extends DType>(
+  a: GPUArray<A>,
+  b: GPUArray<B>,
+  options?: CheckOptions,
+): GPUArray<LinalgType<ResultType<A, B>>>;
+export function solve(a: GPUArray, b: GPUArray, ...args: unknown[]): GPUArray {
+  checkArray(a, "solve");
+  checkArray(b, "solve");
+  const check = checking(checkOptionsOf("solve", args));
+  const { batch: aBatch, n } = matrixShape(a, "solve", true);
+  const dtype = commonType(a, b, "solve");
+  const vector = b.ndim === 1;
+  const rows = vector ? b.shape[0] : b.ndim >= 2 ? b.shape[b.ndim - 2] : undefined;
+  if (rows !== n) {
+    throw new RangeError(
+      `Cannot solve a system of shape ${showShape(a.shape)} for b of shape ${
+        showShape(b.shape)
+      }: b must be a vector of length ${n} or of shape [..., ${n}, k] (k right-hand sides)`,
+    );
+  }
+  const batch = broadcastShapes([aBatch, vector ? [] : b.shape.slice(0, -2)], "solve");
+  if (check) {
+    a.backend.checkHostRead(
+      "solve()",
+      "whether every matrix is invertible (pass { check: false } to skip it)",
+    );
+  }
+  using w = columnMajorCopy(a, dtype, batch);
+  using column = vector ? expandDims(b, -1) : undefined;
+  using rhs = columnMajorCopy(column ?? b, dtype, batch);
+  const { ipiv, info } = luFactor(w);
+  using _ipiv = ipiv, _info = info;
+  luSolve(w, ipiv, rhs);
+  const x = vector ? reshape(rhs, [...batch, n]).copy() : rowMajor(rhs);
+  if (check) {
+    try {
+      checkInfo(info, SINGULAR("solve"));
+    } catch (e) {
+      x.free();
+      throw e;
+    }
+  }
+  return x;
+}
+
+/**
+ * The inverse of a square matrix, or of each of a batch (NumPy's `inv`), in float32 for float32 and
+ * float64 otherwise.
+ *
+ * @throws {LinAlgError} where a matrix is singular, naming the first in a batch; with
+ * `{ check: false }` nothing is read back and such an inverse is inf or NaN.
+ * @throws {RangeError} for fewer than 2 dimensions or matrices that are not square.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const ai = ga.linalg.inv(ga.asarray([[4, 7], [2, 6]])); // [[0.6, -0.7], [-0.2, 0.4]]
+ * const many = ga.linalg.inv(ga.random.normal([100, 8, 8], { seed: 1 }), { check: false });
+ * ```
+ */
+export function inv<D extends DType>(a: GPUArray<D>, options?: CheckOptions): GPUArray<LinalgType<D>>;
+export function inv(a: GPUArray, ...args: unknown[]): GPUArray {
+  checkArray(a, "inv");
+  const check = checking(checkOptionsOf("inv", args));
+  const { batch, n } = matrixShape(a, "inv", true);
+  const dtype = linalgType(a, a.dtype, "inv");
+  if (check) {
+    a.backend.checkHostRead("inv()", "whether every matrix is invertible (pass { check: false } to skip it)");
+  }
+  // The row-major copy is each matrix's transpose, column-major: its inverse, column-major, is the
+  // inverse of the matrix row-major.
+  using w = rowMajorCopy(a, dtype);
+  const { ipiv, info } = luFactor(w);
+  using _ipiv = ipiv, _info = info;
+  const x = identities(a, batch, n, dtype);
+  luSolve(w, ipiv, x);
+  if (check) {
+    try {
+      checkInfo(info, SINGULAR("inv"));
+    } catch (e) {
+      x.free();
+      throw e;
+    }
+  }
+  return x;
+}
+
+/** A batch of identity matrices of order `n` on `like`'s backend. */
+export function identities(
+  like: GPUArray,
+  batch: readonly number[],
+  n: number,
+  dtype: LinalgDType,
+): GPUArray<LinalgDType> {
+  const x = fill(arrayLike(like, [...batch, n, n], dtype), 0);
+  using d = diagonal(x, 0, -2, -1);
+  fill(d, 1);
+  return x;
+}
