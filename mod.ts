@@ -8,6 +8,8 @@
  * - `array`: GPU arrays with elementwise math, reductions, `matmul` and random numbers, on either
  * - `jit`: kernels written as TypeScript functions, compiled to CUDA C or OpenCL C
  * - `nccl`: collectives across GPUs
+ * - `nn`: neural-network layers and losses (PyTorch's `torch.nn`), safetensors checkpoints
+ * - `optim`: optimizers and learning-rate schedules (PyTorch's `torch.optim`)
  *
  * @example
  * ```ts
@@ -24,3 +26,5 @@ export * as opencl from "./src/opencl/mod.ts";
 export * as array from "./src/array/mod.ts";
 export * as jit from "./src/jit/mod.ts";
 export * as nccl from "./src/cuda/nccl/mod.ts";
+export * as nn from "./src/nn/mod.ts";
+export * as optim from "./src/optim/mod.ts";

@@ -126,10 +126,8 @@ export {
   type UniqueOptions,
   type UniqueResult,
 } from "./routines/search.ts";
+export { median, type MedianOptions, nanmedian } from "./routines/median.ts";
 export {
-  median,
-  type MedianOptions,
-  nanmedian,
   nanpercentile,
   nanquantile,
   percentile,
@@ -156,9 +154,8 @@ export {
   nanstd,
   nanvar,
 } from "./routines/nanfunctions.ts";
+export { bincount, type BincountOptions } from "./routines/binning.ts";
 export {
-  bincount,
-  type BincountOptions,
   digitize,
   type DigitizeOptions,
   histogram,
@@ -168,7 +165,14 @@ export {
   type HistogramOptions,
 } from "./routines/histogram.ts";
 export { gradient, type GradientOptions, trapezoid, type TrapezoidOptions } from "./routines/calculus.ts";
-export { convolve, type ConvolveMode, correlate, interp, type InterpOptions } from "./routines/signal.ts";
+export {
+  convolve,
+  type ConvolveMode,
+  type ConvolveOptions,
+  correlate,
+  interp,
+  type InterpOptions,
+} from "./routines/signal.ts";
 export {
   arrayEqual,
   type ArrayEqualOptions,
@@ -182,20 +186,23 @@ export {
   union1d,
 } from "./routines/sets.ts";
 export {
-  argpartition,
   cross,
   type CrossOptions,
   fliplr,
   flipud,
-  indices,
-  type IndicesOptions,
   kron,
-  partition,
   roll,
   rot90,
+  type Rot90Options,
+} from "./routines/shapes.ts";
+export {
+  indices,
+  type IndicesOptions,
+  type TriangleOptions,
   trilIndices,
   triuIndices,
-} from "./routines/shapes.ts";
+} from "./routines/index_tricks.ts";
+export { argpartition, partition, type PartitionOptions } from "./routines/partition.ts";
 export * as random from "./routines/random.ts";
 export {
   type BinaryResult,

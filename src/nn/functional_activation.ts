@@ -58,8 +58,9 @@ export function gelu(input: ga.GPUArray, opts?: GeluOptions): ga.GPUArray {
 }
 
 /**
- * The logistic function `1 / (1 + exp(-x))` (PyTorch's `sigmoid`), computed as `(1 + tanh(x/2)) / 2`
- * so that neither it nor its gradient overflows.
+ * The logistic function `1 / (1 + exp(-x))` (PyTorch's `sigmoid`), computed as
+ * `exp(-logaddexp(0, -x))`, so that neither it nor its gradient overflows and tiny values keep their
+ * relative precision.
  *
  * @example
  * ```ts
@@ -70,7 +71,7 @@ export function gelu(input: ga.GPUArray, opts?: GeluOptions): ga.GPUArray {
  */
 export function sigmoid(input: ga.GPUArray): ga.GPUArray {
   const x = floatArg(input, "sigmoid", "input");
-  return x.mul(0.5).tanh().mul(0.5).add(0.5);
+  return ga.logaddexp(x.neg(), 0).neg().exp();
 }
 
 /**

@@ -25,12 +25,22 @@ export interface DropoutOptions {
    * uses `ceil(n / 4)` counters and the next call of a stream starts after them. Default 0.
    */
   readonly offset?: number | bigint;
-  /** A generator to draw the mask from instead (its counter moves on). */
-  readonly generator?: ga.random.Generator;
+  /** A `ga.random.Generator` to draw the mask from instead (its counter moves on). */
+  readonly generator?: DropoutGenerator;
+}
+
+/**
+ * What {@link DropoutOptions.generator} takes: a `ga.random.Generator` (`ga.random.defaultRng(seed)`), whose
+ * `random` draws the mask's numbers.
+ */
+export interface DropoutGenerator {
+  /** Uniform float32 numbers in [0, 1) of `shape`, moving the generator's counter on. */
+  random(shape: readonly number[]): ga.GPUArray;
 }
 
 /** The stream a dropout call draws from: a generator, a seed and offset, or `nn`'s own. */
 function maskSource(o: Partial<DropoutOptions>): PhiloxState | ga.random.Generator {
+  // Only a real generator: its numbers are the counter-based ones the mask's rule is stated in.
   if (o.generator !== undefined) {
     if (!(o.generator instanceof ga.random.Generator)) {
       throw new TypeError(
@@ -85,12 +95,12 @@ export function dropout(input: ga.GPUArray, p?: number | DropoutOptions, opts?: 
   const x = floatArg(input, "dropout", "input");
   const example = "{ p: 0.1, seed: 1 }";
   const known = ["p", "training", "seed", "offset", "generator"];
+  if (typeof p === "number" && typeof opts === "object" && opts !== null && "p" in opts) {
+    throw new TypeError("Cannot dropout with p given twice: pass it by position or in the options");
+  }
   const o = typeof p === "number"
     ? { ...options(opts, "dropout", example, known.slice(1)), p }
     : options(p, "dropout", example, known);
-  if (typeof p === "number" && opts !== undefined && "p" in opts) {
-    throw new TypeError("Cannot dropout with p given twice: pass it by position or in the options");
-  }
   return dropoutWith(x, unitArg(o.p ?? 0.5, "dropout", "p"), o.training !== false, maskSource(o));
 }
 

@@ -101,7 +101,8 @@ function classTargets(
   }
   const column = x.shape.map((d, i) => (i === axis ? d : 1));
   const ids = ga.arange(classes, "int64").reshape(column);
-  const hot = ga.expandDims(target, axis).eq(ids).astype(x.dtype);
+  const counted = ga.expandDims(ignored.logicalNot(), axis);
+  const hot = ga.expandDims(target, axis).eq(ids).logicalAnd(counted).astype(x.dtype);
   if (weight !== undefined) expectShape(weight, [classes], what, "weight");
   return { axis, classes, hot, weight: weight?.reshape(column), ignored };
 }

@@ -52,7 +52,7 @@ export {
   type RmsNormOptions,
 } from "./functional_norm.ts";
 export { batchNorm, type BatchNormOptions } from "./functional_batch_norm.ts";
-export { dropout, type DropoutOptions } from "./functional_dropout.ts";
+export { dropout, type DropoutGenerator, type DropoutOptions } from "./functional_dropout.ts";
 export { embedding, type EmbeddingOptions } from "./functional_embedding.ts";
 export { conv1d, conv2d, type ConvOptions } from "./functional_conv.ts";
 export { convTranspose2d, type ConvTransposeOptions } from "./functional_conv_transpose.ts";
@@ -81,3 +81,4 @@ export { Embedding, type EmbeddingLayerOptions } from "./embedding.ts";
 export { Dropout, type DropoutLayerOptions } from "./dropout.ts";
 export { type Layer, Sequential } from "./sequential.ts";
 export { GELU, ReLU } from "./activation.ts";
+export { loadSafetensors, SafetensorsFile, type SafetensorsInfo, saveSafetensors } from "./safetensors.ts";

@@ -15,6 +15,7 @@ import { showShape } from "./_check.ts";
 
 /** Parameters as a tree: a module's parameters by property name, its submodules' as subtrees. */
 export interface ParameterTree {
+  /** A parameter, a submodule's tree, or a list of trees (a list of submodules). */
   readonly [name: string]: ga.GPUArray | ParameterTree | readonly ParameterTree[];
 }
 

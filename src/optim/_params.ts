@@ -33,7 +33,7 @@ export function arrayLeaves(tree: unknown): GPUArray[] {
   const walk = (node: unknown): void => {
     if (node instanceof GPUArray) out.push(node);
     else if (Array.isArray(node)) node.forEach(walk);
-    else if (isPlain(node)) for (const key of Object.keys(node)) walk(node[key]);
+    else if (isPlain(node)) { for (const key of Object.keys(node)) walk(node[key]); }
   };
   walk(tree);
   return out;
@@ -52,7 +52,9 @@ export function parameterLeaves(tree: unknown, what: string): Leaf[] {
     if (node instanceof GPUArray) {
       if (!FLOATS.includes(node.dtype)) {
         throw new TypeError(
-          `Cannot make ${what}: parameter ${shown(path)} is ${node.dtype}; optimizers update floating-point arrays (astype("float32") it, or keep it out of the parameters)`,
+          `Cannot make ${what}: parameter ${
+            shown(path)
+          } is ${node.dtype}; optimizers update floating-point arrays (astype("float32") it, or keep it out of the parameters)`,
         );
       }
       const before = seen.get(node);
@@ -103,9 +105,14 @@ export function gradientLeaves(params: unknown, grads: unknown, what: string): (
         out.push(undefined);
         return;
       }
-      if (!(g instanceof GPUArray)) return differ(path, `the parameter is an array, the gradient ${describe(g)}`);
+      if (!(g instanceof GPUArray)) {
+        return differ(path, `the parameter is an array, the gradient ${describe(g)}`);
+      }
       if (g.shape.length !== p.shape.length || g.shape.some((d, i) => d !== p.shape[i])) {
-        return differ(path, `the parameter has shape ${showShape(p.shape)}, the gradient ${showShape(g.shape)}`);
+        return differ(
+          path,
+          `the parameter has shape ${showShape(p.shape)}, the gradient ${showShape(g.shape)}`,
+        );
       }
       if (!FLOATS.includes(g.dtype)) return differ(path, `the gradient is ${g.dtype}, not floating point`);
       if (g.backend !== p.backend) {
@@ -121,12 +128,19 @@ export function gradientLeaves(params: unknown, grads: unknown, what: string): (
       if (!isPlain(g)) return differ(path, `the parameters have an object, the gradients ${describe(g)}`);
       const keys = Object.keys(p), other = Object.keys(g).filter((k) => !(k in p));
       if (other.length > 0) return differ(join(path, other[0]!), "the parameters have no such entry");
+      const missing = keys.find((k) => !(k in g) && hasArray(p[k]));
+      if (missing !== undefined) {
+        return differ(join(path, missing), "the gradients have no such entry (give null to skip it)");
+      }
       for (const key of keys) walk(p[key], g[key], join(path, key));
     }
   };
   walk(params, grads, "");
   return out;
 }
+
+/** Whether `tree` holds an array. */
+const hasArray = (tree: unknown): boolean => arrayLeaves(tree).length > 0;
 
 function describe(x: unknown): string {
   if (x === null || x === undefined) return String(x);

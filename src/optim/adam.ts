@@ -18,17 +18,20 @@ export interface AdamOptions {
   /** Added to the denominator for numerical stability. Default 1e-8. */
   readonly eps?: number;
   /**
-   * Weight decay: Adam adds `weightDecay * param` to the gradient (an L2 penalty, default 0); AdamW
-   * multiplies the parameter by `1 - lr * weightDecay` before the step (decoupled, default 1e-2).
+   * Weight decay: `weightDecay * param` added to the gradient (an L2 penalty), or with
+   * `decoupledWeightDecay` the parameter multiplied by `1 - lr * weightDecay` before the step. Default 0
+   * (1e-2 for AdamW).
    */
   readonly weightDecay?: number;
   /** The AMSGrad variant: divide by the largest second moment seen. Default false. */
   readonly amsgrad?: boolean;
   /** Maximize the objective instead of minimizing it. Default false. */
   readonly maximize?: boolean;
+  /** Decouple the weight decay from the gradient, as AdamW does. Default false (true for AdamW). */
+  readonly decoupledWeightDecay?: boolean;
 }
 
-const KNOWN = ["lr", "betas", "eps", "weightDecay", "amsgrad", "maximize"];
+const KNOWN = ["lr", "betas", "eps", "weightDecay", "amsgrad", "maximize", "decoupledWeightDecay"];
 
 function adamUpdate(decoupled: boolean, decay: boolean, amsgrad: boolean, maximize: boolean) {
   const slots = [
@@ -76,27 +79,54 @@ function adamUpdate(decoupled: boolean, decay: boolean, amsgrad: boolean, maximi
   } satisfies ForeachUpdate;
 }
 
-/** The shared part of Adam and AdamW. */
-abstract class AdamBase extends Optimizer {
+/**
+ * Adam (PyTorch's `torch.optim.Adam`): with `g` the gradient plus `weightDecay * p`, `m = lerp(m, g,
+ * 1 - β1)`, `v = β2 v + (1 - β2) g²`, and `p -= lr / (1 - β1^t) · m / (√v / √(1 - β2^t) + eps)` (with
+ * the largest `v` so far under AMSGrad). Every parameter is updated in one launch per few dozen.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * import * as optim from "@cudeno/cudeno/optim";
+ * const params = { w: ga.zeros([3]), b: ga.zeros([]) };
+ * const x = ga.random.normal([64, 3], { seed: 1 }), y = ga.matmul(x, ga.asarray([1, -2, 3])).add(0.5);
+ * const loss = (p: typeof params) => ga.mean(ga.square(ga.matmul(x, p.w).add(p.b).sub(y)));
+ * const opt = new optim.Adam(params, { lr: 0.05 });
+ * for (let i = 0; i < 300; i++) opt.step(ga.grad(loss)(params));
+ * console.log(params.w.get(), params.b.get()); // near [1, -2, 3] and 0.5
+ * ```
+ */
+export class Adam extends Optimizer {
   /** The decay rates of the first and second moment estimates. */
   betas: [number, number];
   /** Added to the denominator. */
   eps: number;
-  /** The weight decay (an L2 penalty for Adam, decoupled for AdamW). */
+  /** The weight decay (an L2 penalty, or decoupled with {@link decoupledWeightDecay}). */
   weightDecay: number;
   /** The AMSGrad variant. */
   amsgrad: boolean;
   /** Maximize instead of minimize. */
   maximize: boolean;
-  readonly #decoupled: boolean;
+  /** Decoupled weight decay (AdamW's). */
+  decoupledWeightDecay: boolean;
 
-  constructor(params: Tree, options: AdamOptions | undefined, name: string, decoupled: boolean) {
+  /**
+   * Makes the optimizer of the arrays of `params`.
+   *
+   * @param params The parameter tree (an array, or plain objects and lists of arrays).
+   * @throws {RangeError} for a negative learning rate, eps or weight decay, or betas outside [0, 1).
+   */
+  constructor(params: Tree, options?: AdamOptions) {
+    const name = new.target.name;
     const o = readOptions(options, name, KNOWN);
     super(params, (o.lr ?? 1e-3) as number, name);
-    this.#decoupled = decoupled;
+    const decoupled = checkFlag(name, "decoupledWeightDecay", o.decoupledWeightDecay ?? false);
+    this.decoupledWeightDecay = decoupled;
     const betas = o.betas ?? [0.9, 0.999];
     if (!Array.isArray(betas) || betas.length !== 2) {
-      throw new TypeError(`Cannot make ${name} with betas ${String(betas)}: pass two numbers, [beta1, beta2]`);
+      throw new TypeError(
+        `Cannot make ${name} with betas ${String(betas)}: pass two numbers, [beta1, beta2]`,
+      );
     }
     const unit = (v: number) => v >= 0 && v < 1;
     this.betas = [
@@ -105,7 +135,13 @@ abstract class AdamBase extends Optimizer {
     ];
     const finite = (v: number) => v >= 0 && Number.isFinite(v);
     this.eps = checkNumber(name, "eps", o.eps ?? 1e-8, finite, "a finite number ≥ 0");
-    this.weightDecay = checkNumber(name, "weightDecay", o.weightDecay ?? (decoupled ? 1e-2 : 0), finite, "≥ 0");
+    this.weightDecay = checkNumber(
+      name,
+      "weightDecay",
+      o.weightDecay ?? 0,
+      finite,
+      "≥ 0",
+    );
     this.amsgrad = checkFlag(name, "amsgrad", o.amsgrad ?? false);
     this.maximize = checkFlag(name, "maximize", o.maximize ?? false);
   }
@@ -132,7 +168,7 @@ abstract class AdamBase extends Optimizer {
       list.push(e);
     }
     const [beta1, beta2] = this.betas;
-    const update = adamUpdate(this.#decoupled, this.weightDecay !== 0, this.amsgrad, this.maximize);
+    const update = adamUpdate(this.decoupledWeightDecay, this.weightDecay !== 0, this.amsgrad, this.maximize);
     for (const [step, list] of byStep) {
       const bias1 = 1 - beta1 ** step, bias2 = 1 - beta2 ** step;
       const values = [this.weightDecay, 1 - this.lr * this.weightDecay, 1 - beta1, beta2, this.eps];
@@ -150,35 +186,9 @@ abstract class AdamBase extends Optimizer {
 }
 
 /**
- * Adam (PyTorch's `torch.optim.Adam`): with `g` the gradient plus `weightDecay * p`, `m = lerp(m, g,
- * 1 - β1)`, `v = β2 v + (1 - β2) g²`, and `p -= lr / (1 - β1^t) · m / (√v / √(1 - β2^t) + eps)` (with
- * the largest `v` so far under AMSGrad). Every parameter is updated in one launch per few dozen.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * import * as optim from "@cudeno/cudeno/optim";
- * const params = { w: ga.zeros([3]), b: ga.zeros([]) };
- * const x = ga.random.normal([64, 3], { seed: 1 }), y = ga.matmul(x, ga.asarray([1, -2, 3])).add(0.5);
- * const loss = (p: typeof params) => ga.mean(ga.square(ga.matmul(x, p.w).add(p.b).sub(y)));
- * const opt = new optim.Adam(params, { lr: 0.05 });
- * for (let i = 0; i < 300; i++) opt.step(ga.grad(loss)(params));
- * console.log(params.w.get(), params.b.get()); // near [1, -2, 3] and 0.5
- * ```
- */
-export class Adam extends AdamBase {
-  /**
-   * @param params The parameter tree (an array, or plain objects and lists of arrays).
-   * @throws {RangeError} for a negative learning rate, eps or weight decay, or betas outside [0, 1).
-   */
-  constructor(params: Tree, options?: AdamOptions) {
-    super(params, options, "Adam", false);
-  }
-}
-
-/**
  * AdamW (PyTorch's `torch.optim.AdamW`): Adam with decoupled weight decay, each step first
- * multiplying the parameter by `1 - lr * weightDecay` (default weight decay 1e-2).
+ * multiplying the parameter by `1 - lr * weightDecay` (default weight decay 1e-2); `Adam` with
+ * `decoupledWeightDecay: true` and that default.
  *
  * @example
  * ```ts
@@ -189,12 +199,19 @@ export class Adam extends AdamBase {
  * opt.step([ga.onesLike(params[0]!), ga.onesLike(params[1]!)]);
  * ```
  */
-export class AdamW extends AdamBase {
+export class AdamW extends Adam {
   /**
+   * Makes the optimizer of the arrays of `params`, with a weight decay of 1e-2 unless given.
+   *
    * @param params The parameter tree (an array, or plain objects and lists of arrays).
    * @throws {RangeError} for a negative learning rate, eps or weight decay, or betas outside [0, 1).
    */
-  constructor(params: Tree, options?: AdamOptions) {
-    super(params, options, "AdamW", true);
+  constructor(params: Tree, options?: Omit<AdamOptions, "decoupledWeightDecay">) {
+    const given = options === undefined ? {} : options;
+    // Anything but an object is refused by Adam's options check, as given.
+    const own = typeof given === "object" && given !== null && !Array.isArray(given)
+      ? { ...given, weightDecay: given.weightDecay ?? 1e-2, decoupledWeightDecay: true }
+      : given;
+    super(params, own as AdamOptions);
   }
 }

@@ -11,7 +11,7 @@ import { targetOf } from "../codegen/targets.ts";
 import { activeBackend } from "../device/active.ts";
 import { GPUArray } from "../array/core/gpuarray.ts";
 import { copyInto, copyOf } from "../array/exec/loop.ts";
-import { type Reduction, reduceInto } from "../array/exec/reduction.ts";
+import { reduceInto, type Reduction } from "../array/exec/reduction.ts";
 import { fill } from "../array/ops/assign.ts";
 import type { Tree } from "../array/grad/api.ts";
 import { checkOptions } from "../kernel/options.ts";
@@ -47,7 +47,9 @@ function partial(g: GPUArray, kind: Kind, p: number, acc: DType): Reduction {
     acc: { dtype: acc, identity: "0" },
     combine: combine(kind),
     prologue: (ref, scalar, _i, into) =>
-      `{ const ${ct} s = ${scalar[0]}; const ${ct} x = (${ct})${t.load(ref[0]!, g.dtype)}; ${into} = ${term}; }`,
+      `{ const ${ct} s = ${scalar[0]}; const ${ct} x = (${ct})${
+        t.load(ref[0]!, g.dtype)
+      }; ${into} = ${term}; }`,
     epilogue: (a) => a,
     helpers: "",
     out: acc,
@@ -67,7 +69,11 @@ function total(partials: GPUArray, kind: Kind, p: number): Reduction {
     combine: combine(kind),
     prologue: (ref, _scalar, _i, into) => `${into} = ${ref[0]};`,
     epilogue: (a, scalar) =>
-      kind === "2" ? `${t.mathFn("sqrt", acc)}(${a})` : kind === "p" ? `${t.mathFn("pow", acc)}(${a}, ${scalar[0]})` : a,
+      kind === "2"
+        ? `${t.mathFn("sqrt", acc)}(${a})`
+        : kind === "p"
+        ? `${t.mathFn("pow", acc)}(${a}, ${scalar[0]})`
+        : a,
     helpers: "",
     out: acc,
   };
@@ -109,7 +115,9 @@ export function clipGradNorm(grads: Tree, maxNorm: number, options?: ClipGradNor
   const p = options?.normType ?? 2;
   if (typeof p !== "number" || !(p > 0)) {
     throw new RangeError(
-      `Cannot clipGradNorm with normType ${String(p)}: pass a number > 0, or Infinity for the largest magnitude`,
+      `Cannot clipGradNorm with normType ${
+        String(p)
+      }: pass a number > 0, or Infinity for the largest magnitude`,
     );
   }
   if (typeof maxNorm !== "number" || Number.isNaN(maxNorm)) {
@@ -132,9 +140,19 @@ export function clipGradNorm(grads: Tree, maxNorm: number, options?: ClipGradNor
     using partials = new GPUArray(backend, [list.length], acc);
     list.forEach((g, k) => {
       const axes = g.shape.map((_, i) => i);
-      reduceInto(partial(g, kind, p, acc), g.shape, axes, { buffer: partials.buffer, offset: k, strides: [] }, "clipGradNorm");
+      reduceInto(
+        partial(g, kind, p, acc),
+        g.shape,
+        axes,
+        { buffer: partials.buffer, offset: k, strides: [] },
+        "clipGradNorm",
+      );
     });
-    reduceInto(total(partials, kind, p), [list.length], [0], { buffer: result.buffer, offset: 0, strides: [] }, "clipGradNorm");
+    reduceInto(total(partials, kind, p), [list.length], [0], {
+      buffer: result.buffer,
+      offset: 0,
+      strides: [],
+    }, "clipGradNorm");
   }
   if (options?.errorIfNonfinite === true) {
     const value = Number(result);
@@ -148,7 +166,12 @@ export function clipGradNorm(grads: Tree, maxNorm: number, options?: ClipGradNor
   const strided = list.filter((g) => !g.isContiguous);
   const copies = strided.map((g) => copyOf(g));
   try {
-    foreach(SCALE, list.map((g) => [g.isContiguous ? g : copies[strided.indexOf(g)]!]), [maxNorm, 1e-6], result);
+    foreach(
+      SCALE,
+      list.map((g) => [g.isContiguous ? g : copies[strided.indexOf(g)]!]),
+      [maxNorm, 1e-6],
+      result,
+    );
     strided.forEach((g, i) => copyInto(g, copies[i]!, "clipGradNorm"));
   } finally {
     for (const c of copies) c.free();

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { Optimizer } from "./optimizer.ts";
+import { checkNumber, Optimizer } from "./optimizer.ts";
 
 /** A scheduler's progress, as {@link LRScheduler.stateDict} returns it. */
 export interface SchedulerStateDict {
@@ -24,15 +24,9 @@ export interface SchedulerStateDict {
 /** Checks that `value` is an integer ≥ `least`. */
 export function checkCount(what: string, name: string, value: unknown, least: number): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < least) {
-    throw new RangeError(`Cannot make ${what} with ${name} ${String(value)}: ${name} must be an integer ≥ ${least}`);
-  }
-  return value;
-}
-
-/** Checks that `value` is a number in the range `test` accepts. */
-export function checkRate(what: string, name: string, value: unknown, test: (v: number) => boolean, range: string) {
-  if (typeof value !== "number" || !test(value)) {
-    throw new RangeError(`Cannot make ${what} with ${name} ${String(value)}: ${name} must be ${range}`);
+    throw new RangeError(
+      `Cannot make ${what} with ${name} ${String(value)}: ${name} must be an integer ≥ ${least}`,
+    );
   }
   return value;
 }
@@ -47,17 +41,24 @@ export abstract class LRScheduler {
   /** The initial learning rate, as a list of one (PyTorch's `base_lrs`). */
   readonly baseLrs: readonly number[];
   /** The index of the last step taken (0 after the constructor). */
-  lastEpoch = -1;
+  lastEpoch: number = -1;
   /** The steps taken, the constructor's included (PyTorch's `_step_count`). */
-  protected stepCount = 0;
+  protected stepCount: number = 0;
   /** Whether the constructor's first step is being taken. */
-  protected isInitial = false;
+  protected isInitial: boolean = false;
   #lastLr: number[] = [];
 
-  /** @param optimizer The optimizer whose learning rate to set. */
+  /**
+   * Attaches the schedule to `optimizer` (for a subclass's constructor, which then takes the first step).
+   *
+   * @param optimizer The optimizer whose learning rate to set.
+   * @param what The schedule's name in messages.
+   */
   protected constructor(optimizer: Optimizer, what: string) {
     if (!(optimizer instanceof Optimizer)) {
-      throw new TypeError(`Cannot make ${what} for ${String(optimizer)}: pass an optimizer (new optim.SGD(...), ...)`);
+      throw new TypeError(
+        `Cannot make ${what} for ${String(optimizer)}: pass an optimizer (new optim.SGD(...), ...)`,
+      );
     }
     this.optimizer = optimizer;
     optimizer.initialLr ??= optimizer.lr;
@@ -132,7 +133,9 @@ export abstract class LRScheduler {
 
   /** Resumes from a {@link stateDict} of the same schedule. */
   loadStateDict(dict: SchedulerStateDict): void {
-    if (typeof dict?.lastEpoch !== "number" || typeof dict.stepCount !== "number" || !Array.isArray(dict.lastLr)) {
+    if (
+      typeof dict?.lastEpoch !== "number" || typeof dict.stepCount !== "number" || !Array.isArray(dict.lastLr)
+    ) {
       throw new TypeError("Cannot load a scheduler's state: pass what stateDict() returns");
     }
     this.lastEpoch = dict.lastEpoch;
@@ -158,11 +161,17 @@ export class LambdaLR extends LRScheduler {
   /** The factor of each step. */
   readonly lrLambda: (step: number) => number;
 
-  /** @param lrLambda The factor of the initial learning rate at each step. */
+  /**
+   * Sets the optimizer's rate for step 0.
+   *
+   * @param lrLambda The factor of the initial learning rate at each step.
+   */
   constructor(optimizer: Optimizer, lrLambda: (step: number) => number) {
     super(optimizer, "LambdaLR");
     if (typeof lrLambda !== "function") {
-      throw new TypeError(`Cannot make LambdaLR with lrLambda ${String(lrLambda)}: pass a function of the step`);
+      throw new TypeError(
+        `Cannot make LambdaLR with lrLambda ${String(lrLambda)}: pass a function of the step`,
+      );
     }
     this.lrLambda = lrLambda;
     this.initialStep();
@@ -191,11 +200,16 @@ export class StepLR extends LRScheduler {
   /** The factor of each decay. */
   readonly gamma: number;
 
-  /** @param stepSize Steps between decays. */
+  /**
+   * Sets the optimizer's rate for step 0.
+   *
+   * @param stepSize Steps between decays.
+   * @param options `gamma`, the factor of each decay (default 0.1).
+   */
   constructor(optimizer: Optimizer, stepSize: number, options?: { readonly gamma?: number }) {
     super(optimizer, "StepLR");
     this.stepSize = checkCount("StepLR", "stepSize", stepSize, 1);
-    this.gamma = checkRate("StepLR", "gamma", options?.gamma ?? 0.1, Number.isFinite, "a finite number");
+    this.gamma = checkNumber("StepLR", "gamma", options?.gamma ?? 0.1, Number.isFinite, "a finite number");
     this.initialStep();
   }
 
@@ -242,10 +256,23 @@ export class LinearLR extends LRScheduler {
   /** The steps of the change. */
   readonly totalIters: number;
 
+  /** Sets the optimizer's rate for step 0: the initial rate times `startFactor`. */
   constructor(optimizer: Optimizer, options?: LinearLROptions) {
     super(optimizer, "LinearLR");
-    this.startFactor = checkRate("LinearLR", "startFactor", options?.startFactor ?? 1 / 3, (v) => v > 0 && v <= 1, "in (0, 1]");
-    this.endFactor = checkRate("LinearLR", "endFactor", options?.endFactor ?? 1, (v) => v >= 0 && v <= 1, "in [0, 1]");
+    this.startFactor = checkNumber(
+      "LinearLR",
+      "startFactor",
+      options?.startFactor ?? 1 / 3,
+      (v) => v > 0 && v <= 1,
+      "in (0, 1]",
+    );
+    this.endFactor = checkNumber(
+      "LinearLR",
+      "endFactor",
+      options?.endFactor ?? 1,
+      (v) => v >= 0 && v <= 1,
+      "in [0, 1]",
+    );
     this.totalIters = checkCount("LinearLR", "totalIters", options?.totalIters ?? 5, 1);
     this.initialStep();
   }
@@ -287,11 +314,22 @@ export class CosineAnnealingLR extends LRScheduler {
   /** The least learning rate. */
   readonly etaMin: number;
 
-  /** @param tMax The steps from the initial rate to `etaMin`. */
+  /**
+   * Sets the optimizer's rate for step 0 (the initial rate).
+   *
+   * @param tMax The steps from the initial rate to `etaMin`.
+   * @param options `etaMin`, the least learning rate (default 0).
+   */
   constructor(optimizer: Optimizer, tMax: number, options?: { readonly etaMin?: number }) {
     super(optimizer, "CosineAnnealingLR");
     this.tMax = checkCount("CosineAnnealingLR", "tMax", tMax, 1);
-    this.etaMin = checkRate("CosineAnnealingLR", "etaMin", options?.etaMin ?? 0, Number.isFinite, "a finite number");
+    this.etaMin = checkNumber(
+      "CosineAnnealingLR",
+      "etaMin",
+      options?.etaMin ?? 0,
+      Number.isFinite,
+      "a finite number",
+    );
     this.initialStep();
   }
 
@@ -306,7 +344,8 @@ export class CosineAnnealingLR extends LRScheduler {
 
   /** The cosine of the step. */
   protected override closedFormLr(): number {
-    return this.etaMin + (this.baseLr - this.etaMin) * (1 + Math.cos(Math.PI * this.lastEpoch / this.tMax)) / 2;
+    return this.etaMin +
+      (this.baseLr - this.etaMin) * (1 + Math.cos(Math.PI * this.lastEpoch / this.tMax)) / 2;
   }
 }
 
@@ -332,6 +371,8 @@ export class SequentialLR extends LRScheduler {
   readonly milestones: readonly number[];
 
   /**
+   * Restarts the schedules and takes the first one's step 0.
+   *
    * @param schedulers The schedules, each made for `optimizer`.
    * @param milestones One step per schedule after the first, increasing.
    */
@@ -396,7 +437,9 @@ export class SequentialLR extends LRScheduler {
   override loadStateDict(dict: SchedulerStateDict): void {
     super.loadStateDict(dict);
     if (!Array.isArray(dict.schedulers) || dict.schedulers.length !== this.schedulers.length) {
-      throw new TypeError(`Cannot load SequentialLR's state: it needs the states of ${this.schedulers.length} schedules`);
+      throw new TypeError(
+        `Cannot load SequentialLR's state: it needs the states of ${this.schedulers.length} schedules`,
+      );
     }
     dict.schedulers.forEach((s, i) => this.schedulers[i]!.loadStateDict(s));
   }

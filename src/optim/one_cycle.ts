@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { Optimizer } from "./optimizer.ts";
-import { checkCount, checkRate, LRScheduler } from "./lr_scheduler.ts";
+import { checkNumber, type Optimizer } from "./optimizer.ts";
+import { checkCount, LRScheduler } from "./lr_scheduler.ts";
 import { checkOptions } from "../kernel/options.ts";
 
 /** {@link OneCycleLR}'s options (PyTorch's, in camelCase). */
@@ -51,7 +51,13 @@ const KNOWN = [
 ];
 
 type Point = "initial" | "max" | "min";
-type Phase = { end: number; from: Point; to: Point; momentumFrom: "max" | "base"; momentumTo: "max" | "base" };
+type Phase = {
+  end: number;
+  from: Point;
+  to: Point;
+  momentumFrom: "max" | "base";
+  momentumTo: "max" | "base";
+};
 
 /** An optimizer with a momentum to cycle: SGD's and RMSprop's, or Adam's betas. */
 type WithMomentum = Optimizer & { momentum?: number; betas?: [number, number] };
@@ -89,6 +95,8 @@ export class OneCycleLR extends LRScheduler {
   readonly #phases: readonly Phase[];
 
   /**
+   * Sets the optimizer's rate (and momentum) for step 0.
+   *
    * @param maxLr The peak learning rate.
    * @throws {RangeError} without `totalSteps` or `epochs` and `stepsPerEpoch`, for `pctStart` outside
    *   [0, 1], or when cycling the momentum of an optimizer that has none.
@@ -97,9 +105,9 @@ export class OneCycleLR extends LRScheduler {
     const what = "OneCycleLR";
     checkOptions(options, `make ${what}`, "{ totalSteps: 1000 }", KNOWN);
     const o = options ?? {};
-    checkRate(what, "maxLr", maxLr, (v) => v >= 0 && Number.isFinite(v), "a finite number ≥ 0");
-    const divFactor = checkRate(what, "divFactor", o.divFactor ?? 25, (v) => v > 0, "> 0");
-    const finalDivFactor = checkRate(what, "finalDivFactor", o.finalDivFactor ?? 1e4, (v) => v > 0, "> 0");
+    checkNumber(what, "maxLr", maxLr, (v) => v >= 0 && Number.isFinite(v), "a finite number ≥ 0");
+    const divFactor = checkNumber(what, "divFactor", o.divFactor ?? 25, (v) => v > 0, "> 0");
+    const finalDivFactor = checkNumber(what, "finalDivFactor", o.finalDivFactor ?? 1e4, (v) => v > 0, "> 0");
     // Set before the base class reads it (PyTorch's group["initial_lr"]).
     if (optimizer && typeof optimizer === "object") optimizer.initialLr = maxLr / divFactor;
     super(optimizer, what);
@@ -108,13 +116,17 @@ export class OneCycleLR extends LRScheduler {
     else if (o.epochs !== undefined && o.stepsPerEpoch !== undefined) {
       total = checkCount(what, "epochs", o.epochs, 1) * checkCount(what, "stepsPerEpoch", o.stepsPerEpoch, 1);
     } else {
-      throw new RangeError(`Cannot make ${what} without its length: pass { totalSteps } or { epochs, stepsPerEpoch }`);
+      throw new RangeError(
+        `Cannot make ${what} without its length: pass { totalSteps } or { epochs, stepsPerEpoch }`,
+      );
     }
     this.totalSteps = total;
-    const pct = checkRate(what, "pctStart", o.pctStart ?? 0.3, (v) => v >= 0 && v <= 1, "in [0, 1]");
+    const pct = checkNumber(what, "pctStart", o.pctStart ?? 0.3, (v) => v >= 0 && v <= 1, "in [0, 1]");
     const strategy = o.annealStrategy ?? "cos";
     if (strategy !== "cos" && strategy !== "linear") {
-      throw new RangeError(`Cannot make ${what} with annealStrategy ${String(strategy)}: use "cos" or "linear"`);
+      throw new RangeError(
+        `Cannot make ${what} with annealStrategy ${String(strategy)}: use "cos" or "linear"`,
+      );
     }
     this.annealStrategy = strategy;
     this.#phases = o.threePhase === true
@@ -130,8 +142,20 @@ export class OneCycleLR extends LRScheduler {
     this.maxLr = maxLr;
     this.minLr = this.baseLr / finalDivFactor;
     this.cycleMomentum = o.cycleMomentum ?? true;
-    this.baseMomentum = checkRate(what, "baseMomentum", o.baseMomentum ?? 0.85, Number.isFinite, "a finite number");
-    this.maxMomentum = checkRate(what, "maxMomentum", o.maxMomentum ?? 0.95, Number.isFinite, "a finite number");
+    this.baseMomentum = checkNumber(
+      what,
+      "baseMomentum",
+      o.baseMomentum ?? 0.85,
+      Number.isFinite,
+      "a finite number",
+    );
+    this.maxMomentum = checkNumber(
+      what,
+      "maxMomentum",
+      o.maxMomentum ?? 0.95,
+      Number.isFinite,
+      "a finite number",
+    );
     if (this.cycleMomentum) {
       const m = optimizer as WithMomentum;
       if (m.betas === undefined && m.momentum === undefined) {
@@ -151,7 +175,9 @@ export class OneCycleLR extends LRScheduler {
   }
 
   #anneal(start: number, end: number, pct: number): number {
-    return this.annealStrategy === "cos" ? end + (start - end) / 2 * (Math.cos(Math.PI * pct) + 1) : (end - start) * pct + start;
+    return this.annealStrategy === "cos"
+      ? end + (start - end) / 2 * (Math.cos(Math.PI * pct) + 1)
+      : (end - start) * pct + start;
   }
 
   /** The rate (and momentum) of the phase this step is in. */

@@ -95,6 +95,8 @@ export abstract class Optimizer {
   readonly #name: string;
 
   /**
+   * Takes the parameters' arrays (for a subclass's constructor).
+   *
    * @param params The parameter tree: an array, or plain objects and lists of arrays.
    * @param lr The learning rate.
    * @param name The optimizer's name in messages.
@@ -200,7 +202,9 @@ export abstract class Optimizer {
     const what = `load ${this.#name}'s state`;
     const groups = dict?.paramGroups;
     if (!Array.isArray(groups) || groups.length !== 1 || typeof dict.state !== "object") {
-      throw new TypeError(`Cannot ${what}: pass what stateDict() returns ({ state, paramGroups: [one group] })`);
+      throw new TypeError(
+        `Cannot ${what}: pass what stateDict() returns ({ state, paramGroups: [one group] })`,
+      );
     }
     const group = groups[0]!;
     const indices = group.params as readonly number[] | undefined;
@@ -223,7 +227,9 @@ export abstract class Optimizer {
     const loaded = new Map<number, ParameterState>();
     for (const [key, s] of Object.entries(dict.state)) {
       const index = Number(key), leaf = this.#leaves[index];
-      if (leaf === undefined) throw new TypeError(`Cannot ${what}: it has state for parameter ${key}, which is not one`);
+      if (leaf === undefined) {
+        throw new TypeError(`Cannot ${what}: it has state for parameter ${key}, which is not one`);
+      }
       const copy: ParameterState = {};
       for (const [name, value] of Object.entries(s)) {
         if (typeof value === "number") {

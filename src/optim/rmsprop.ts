@@ -107,6 +107,8 @@ export class RMSprop extends Optimizer {
   maximize: boolean;
 
   /**
+   * Makes the optimizer of the arrays of `params`.
+   *
    * @param params The parameter tree (an array, or plain objects and lists of arrays).
    * @throws {RangeError} for a negative learning rate, alpha, eps, weight decay or momentum.
    */

@@ -43,7 +43,9 @@ function sgdUpdate(momentum: boolean, first: boolean, nesterov: boolean, decay: 
         lines.push(
           first
             ? `const ${e.type} b = g;`
-            : `const ${e.type} b = ${e.read("buf")} * ${e.scalar("momentum")} + (1 - ${e.scalar("dampening")}) * g;`,
+            : `const ${e.type} b = ${e.read("buf")} * ${e.scalar("momentum")} + (1 - ${
+              e.scalar("dampening")
+            }) * g;`,
           e.write("buf", "b"),
           nesterov ? `g = g + ${e.scalar("momentum")} * b;` : "g = b;",
         );
@@ -84,6 +86,8 @@ export class SGD extends Optimizer {
   maximize: boolean;
 
   /**
+   * Makes the optimizer of the arrays of `params`.
+   *
    * @param params The parameter tree (an array, or plain objects and lists of arrays).
    * @throws {RangeError} for a negative learning rate, momentum or weight decay, or Nesterov momentum
    *   without momentum or with dampening.

@@ -259,11 +259,19 @@ export function linspace(
   return fromFn(dtype, [num], ([i]) => value(i!));
 }
 
-/** `start, start + step, ...` below `stop`, computed in float64 and converted. */
-export function arange(start: number, stop?: number, step = 1, dtype: DType = "float32"): Ref {
+/**
+ * `start, start + step, ...` below `stop`, computed in float64 and converted; without a dtype, NumPy's
+ * choice for integer arguments (int32 here, int64 past its range) and float32 for others.
+ */
+export function arange(start: number, stop?: number, step = 1, dtype?: DType): Ref {
   const [from, to] = stop === undefined ? [0, start] : [start, stop];
   if (step === 0) throw new RangeError("Cannot arange with step 0");
-  return fromFn(dtype, [Math.max(0, Math.ceil((to - from) / step))], ([i]) => from + i! * step);
+  const n = Math.max(0, Math.ceil((to - from) / step));
+  const last = from + Math.max(0, n - 1) * step;
+  const int32 = (x: number) => x >= -(2 ** 31) && x < 2 ** 31;
+  const d = dtype ??
+    ([from, to, step].every(Number.isInteger) ? (int32(from) && int32(last) ? "int32" : "int64") : "float32");
+  return fromFn(d, [n], ([i]) => from + i! * step);
 }
 
 /** Ones on the `k`-th diagonal of an n×m matrix. */

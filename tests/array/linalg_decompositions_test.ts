@@ -264,3 +264,30 @@ eachBackend("linalg decompositions refuse wrong shapes, dtypes and options with 
     message: "Cannot qr object: pass a GPUArray",
   });
 });
+
+eachBackend(
+  "decompositions of a matrix larger than a work-group and of a batch past the small-matrix path stay exact",
+  () => {
+    const n = 260; // more rows and columns than a work-group of the own kernels has threads
+    const a = randomMat(n, n, 90).map((row, i) => row.map((x, j) => x + (i === j ? 8 : 0)));
+    const [q, r] = ga.linalg.qr(toDevice([a], [], "float64"));
+    const qh = fromDevice(q)[0]!;
+    near(matmul(qh, fromDevice(r)[0]!), a, "float64", "Q·R of order 260", n);
+    near(matmul(transpose(qh), qh), identity(n), "float64", "QᵀQ of order 260", n);
+    const s = spd(n, 91), l = fromDevice(ga.linalg.cholesky(toDevice([s], [], "float64")))[0]!;
+    near(matmul(l, transpose(l)), s, "float64", "L·Lᵀ of order 260", n);
+    // Order 40 in a batch: cuSOLVER's call per matrix on CUDA, the own kernels on OpenCL.
+    const mats = [92, 93].map((seed) => randomMat(40, 40, seed));
+    const sv = vectorsOf(ga.linalg.svdvals(toDevice(mats, [2], "float64")));
+    mats.forEach((m, b) =>
+      assert.ok(vecDiff(sv[b]!, hostSvdvals(m)) <= 1e-12 * sv[b]![0]!, `σ of matrix ${b}`)
+    );
+    const sym = mats.map((m) => matmul(m, transpose(m)));
+    const [w, v] = ga.linalg.eigh(toDevice(sym, [2], "float64"));
+    const ws = vectorsOf(w), vs = fromDevice(v);
+    sym.forEach((m, b) => {
+      assert.ok(vecDiff(ws[b]!, hostEigvalsh(m)) <= 1e-12 * scale(m) * 40, `eigenvalues of matrix ${b}`);
+      near(matmul(mul(vs[b]!, ws[b]!), transpose(vs[b]!)), m, "float64", `V·diag(w)·Vᵀ of matrix ${b}`, 40);
+    });
+  },
+);

@@ -249,3 +249,39 @@ eachBackend("indices(), triuIndices() and trilIndices() list NumPy's positions",
   assert.throws(() => ga.indices([2, -1]), RangeError);
   assert.throws(() => ga.triuIndices(3, 0.5), TypeError);
 });
+
+eachBackend(
+  "roll(), rot90(), cross(), indices(), the triangles and partition() take positions or options",
+  () => {
+    using m = ga.asarray([[1, 2, 3], [4, 5, 6]], "int32");
+    assert.deepEqual(host(ga.roll(m, 1, { axis: 1 })), host(ga.roll(m, 1, 1)));
+    assert.deepEqual(host(ga.rot90(m, { k: 2 })), host(ga.rot90(m, 2)));
+    assert.deepEqual(host(ga.rot90(m, undefined, [1, 0])), host(ga.rot90(m, { axes: [1, 0] })));
+    using a = ga.asarray([[1, 0], [0, 1], [0, 0]]), b = ga.asarray([[0, 0], [1, 0], [0, 1]]);
+    assert.deepEqual(host(ga.cross(a, b, 0, 0, 0)), host(ga.cross(a, b, { axis: 0 })));
+    assert.deepEqual(host(ga.cross(a, b, { axis: 0 })), [0, 1, 0, 0, 1, 0]);
+    assert.equal(ga.indices([2, 2], "int16").dtype, "int16");
+    assert.deepEqual(host(ga.triuIndices(3, { k: 1, m: 4 })[1]), host(ga.triuIndices(3, 1, 4)[1]));
+    assert.deepEqual(host(ga.trilIndices(2, 0, { m: 3 })[1]), [0, 0, 1]);
+    using x = ga.asarray([[3, 1], [2, 4]]);
+    assert.deepEqual(host(ga.partition(x, 0, { axis: 0 })), [2, 1, 3, 4]);
+    assert.deepEqual(host(ga.argpartition(x, 1, null)), [1, 2, 0, 3]);
+    assert.throws(() => ga.roll(m, 1, "1" as unknown as number), TypeError);
+    assert.throws(() => ga.rot90(m, 1, { k: 2 }), /give k once/);
+  },
+);
+
+eachBackend(
+  "a.argpartition() is argpartition(a); a.partition() partitions in place as NumPy's method",
+  () => {
+    using x = ga.asarray([[3, 1, 2], [9, 7, 8]]);
+    assert.deepEqual(host(x.argpartition(1)), host(ga.argpartition(x, 1)));
+    assert.deepEqual(host(x.argpartition(0, { axis: 0 })), [0, 0, 0, 1, 1, 1]);
+    assert.equal(x.partition(1), undefined);
+    assert.deepEqual(host(x), [1, 2, 3, 7, 8, 9]);
+    x.partition([0], 0);
+    assert.deepEqual(host(x), [1, 2, 3, 7, 8, 9]);
+    assert.throws(() => x.partition(3), /kth 3/);
+    assert.throws(() => x.partition(0, null as unknown as number), /axis null/);
+  },
+);

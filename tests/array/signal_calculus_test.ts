@@ -154,3 +154,21 @@ eachBackend("trapezoid() and gradient() match the host differences on uniform an
   assert.throws(() => ga.gradient(y, 1, 2, 3), RangeError);
   assert.throws(() => ga.gradient(y, ga.ones([5]), { axis: 1 }), /length 6/);
 });
+
+eachBackend(
+  "correlate(), interp() and trapezoid() take NumPy's positional arguments or the same options",
+  () => {
+    using a = ga.asarray([1, 2, 3]), v = ga.asarray([0, 1, 0.5]);
+    assert.deepEqual(host(ga.correlate(a, v, { mode: "full" })), host(ga.correlate(a, v, "full")));
+    assert.deepEqual(host(ga.convolve(a, v, { mode: "same" })), [1, 2.5, 4]);
+    using xp = ga.asarray([1, 2, 3]), fp = ga.asarray([3, 2, 0]), x = ga.asarray([0, 4]);
+    assert.deepEqual(host(ga.interp(x, xp, fp, -1, 9)), [-1, 9]);
+    assert.deepEqual(host(ga.interp(x, xp, fp, undefined, { right: 9 })), [3, 9]);
+    using y = ga.asarray([[1, 2, 3], [4, 5, 6]]);
+    assert.deepEqual(host(ga.trapezoid(y, undefined, 2, 0) as ga.GPUArray), [5, 7, 9]);
+    assert.deepEqual(host(ga.trapezoid(y, { dx: 2, axis: 0 }) as ga.GPUArray), [5, 7, 9]);
+    assert.deepEqual(host(ga.trapezoid(y, xp, { axis: 1 }) as ga.GPUArray), [4, 10]);
+    assert.throws(() => ga.trapezoid(y, undefined, 2, { dx: 1 }), /give dx once/);
+    assert.throws(() => ga.interp(x, xp, fp, "left" as unknown as number), TypeError);
+  },
+);

@@ -353,3 +353,26 @@ eachBackend("nanvar(), nanstd(), nanprod(), nancumsum() and nanargmin/max() skip
   assert.throws(() => ga.nanargmin(ga.asarray([NaN])), /every element is NaN/);
   assertNear(host(ga.nanvar(allNan, 1, { ddof: 2 })), [NaN, NaN], 0, "too few numbers give NaN");
 });
+
+eachBackend(
+  "histogram(), bincount() and digitize() take NumPy's positional arguments or the same options",
+  () => {
+    using x = ga.asarray([0.5, 1.5, 2.5, 9]);
+    const [byPosition] = ga.histogram(x, 3, [0, 3]);
+    const [byOptions] = ga.histogram(x, { bins: 3, range: [0, 3] });
+    assert.deepEqual([host(byPosition), host(byOptions)], [[1, 1, 1], [1, 1, 1]]);
+    const [dense] = ga.histogram(x, [0, 1, 3], { density: true });
+    assertNear(host(dense), [1 / 3, 1 / 3], 1e-12, "edges by position, density in the options");
+    const [h2] = ga.histogram2d(x, x, 2, [[0, 3], [0, 3]]);
+    assert.deepEqual(host(h2), [1, 0, 0, 2]);
+    using i = ga.asarray([0, 2, 2], "int32"), w = ga.asarray([1, 2, 3]);
+    assert.deepEqual(host(ga.bincount(i, w, 4)), host(ga.bincount(i, { weights: w, minlength: 4 })));
+    assert.deepEqual(host(ga.bincount(i, undefined, 4)), [1, 0, 2, 0]);
+    using edges = ga.asarray([0, 1, 2]);
+    assert.deepEqual(host(ga.digitize(ga.asarray([1, 2]), edges, true)), [1, 2]);
+    assert.deepEqual(host(ga.digitize(ga.asarray([1, 2]), edges, { right: true })), [1, 2]);
+    assert.throws(() => ga.histogram(x, 3, { bins: 4 } as ga.HistogramOptions), /give bins once/);
+    assert.throws(() => ga.histogram(x, "auto" as unknown as number), TypeError);
+    assert.throws(() => ga.bincount(i, { weight: w } as ga.BincountOptions), TypeError);
+  },
+);

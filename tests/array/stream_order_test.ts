@@ -7,8 +7,17 @@ import assert from "node:assert/strict";
 import * as ga from "../../src/array/mod.ts";
 import * as cuda from "../../src/cuda/mod.ts";
 import { grid, jit } from "../../src/jit/mod.ts";
-import { cudaContext, cudaTest } from "../_backends.ts";
+import { cudaContext, cudaProblem, cudaTest as cudaHere } from "../_backends.ts";
+import { alone } from "../_alone.ts";
 import { assertValues, HeldStream, hostMatmul, ramp } from "./_streams.ts";
+
+// One test reads the stream-ordered pool's counters, which are the process's.
+const { cudaTest } = alone(
+  import.meta.url,
+  "it reads the pool's counters",
+  { cudaTest: cudaHere },
+  cudaProblem,
+);
 
 const ROWS = 20, COLS = 50, N = ROWS * COLS;
 

@@ -26,40 +26,7 @@ const LEAKS: readonly RegExp[] = [
  * fails while such a function still leaks and is not listed, and when one listed no longer does (so
  * the list is kept true): remove its entry with the fix.
  */
-const PENDING: Readonly<Record<string, string>> = {
-  transpose:
-    "ops/views.ts: ga.transpose(a, 1, 0) and a string or object for axes say 'axes.map is not a function'",
-  "a.transpose": "ops/views.ts, as transpose",
-  moveaxis:
-    "ops/views.ts: a source or destination that is neither a number nor a list says 'is not iterable'",
-  "a.moveaxis": "ops/views.ts, as moveaxis",
-  reshape: "ops/views.ts: reshape(a, undefined) and reshape(a, {}) say 'shape[0] is not iterable'",
-  "a.reshape": "ops/views.ts, as reshape",
-  copy: "ops/views.ts checkOrder: an object for order shows '[object Object]'",
-  ravel: "ops/views.ts checkOrder, as copy",
-  "a.copy": "ops/views.ts checkOrder, as copy",
-  "a.ravel": "ops/views.ts checkOrder, as copy",
-  "a.flatten": "ops/views.ts checkOrder, as copy",
-  // Files of work in progress at the time of writing (each its own change):
-  argpartition: "routines/shapes.ts: kth undefined or {} says 'is not iterable'",
-  partition: "routines/shapes.ts, as argpartition",
-  roll: "routines/shapes.ts: shift undefined or {} says 'shift is not iterable'",
-  rot90: "routines/shapes.ts: k = {} shows '[object Object]'",
-  indices: "routines/shapes.ts: dimensions {} show '[object Object]'",
-  trilIndices: "routines/shapes.ts: k = {} shows '[object Object]'",
-  triuIndices: "routines/shapes.ts, as trilIndices",
-  quantile: "routines/quantile.ts: q = {} shows '[object Object]'",
-  percentile: "routines/quantile.ts, as quantile",
-  nanquantile: "routines/quantile.ts, as quantile",
-  nanpercentile: "routines/quantile.ts, as quantile",
-  savez: "routines/npz.ts: a path of {} shows '[object Object]'",
-  savezCompressed: "routines/npz.ts, as savez",
-  vjp: "grad/api.ts: anything but a function for f says 'f is not a function'",
-  "random.Generator": "routines/seed.ts: a seed of {} shows '[object Object]'",
-  "random.defaultRng": "routines/seed.ts, as random.Generator",
-  "random.choice": "routines/sampling.ts: a of {} shows '[object Object]'",
-  "random.permutation": "routines/sampling.ts, as random.choice",
-};
+const PENDING: Readonly<Record<string, string>> = {};
 
 /** Module members that are not functions of arrays: error classes, and the calls that set global state. */
 const SKIPPED = new Set(["NpyError", "CublasError", "useBackend", "useStream"]);

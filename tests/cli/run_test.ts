@@ -3,8 +3,15 @@ import { main } from "../../src/cli/main.ts";
 import type { CliIO } from "../../src/cli/io.ts";
 import { readNpy, writeNpy } from "../../src/kernel/npy.ts";
 import type { RunReport } from "../../src/cli/run.ts";
-import { openclTest } from "../_backends.ts";
+import { openclTest as openclHere } from "../_backends.ts";
+import { alone } from "../_alone.ts";
 import { assertUsageExit, cudeno, tempDir } from "./_cli.ts";
+
+// CUDENO_DEBUG is the process's (and its children's): other files' CLI runs would print stacks meanwhile.
+const { test, openclTest } = alone(import.meta.url, "it sets CUDENO_DEBUG", {
+  test: Deno.test,
+  openclTest: openclHere,
+});
 
 function capture(): CliIO & { out_: string[]; err_: string[] } {
   const out_: string[] = [];
@@ -18,7 +25,7 @@ async function runJson(args: string[]): Promise<RunReport> {
   return JSON.parse(result.stdout);
 }
 
-Deno.test("cudeno run --list --json gives each parameter's C type as the .cu file writes it", async () => {
+test("cudeno run --list --json gives each parameter's C type as the .cu file writes it", async () => {
   const result = await cudeno(["run", "kernels/vector_add.cu", "--list", "--json"]);
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(JSON.parse(result.stdout), {
@@ -34,7 +41,7 @@ Deno.test("cudeno run --list --json gives each parameter's C type as the .cu fil
   });
 });
 
-Deno.test("cudeno run --list --json keeps OpenCL address spaces in the types", async () => {
+test("cudeno run --list --json keeps OpenCL address spaces in the types", async () => {
   const io = capture();
   assert.equal(await main(["run", "kernels/saxpy.cl", "--list", "--json"], io), 0);
   assert.deepEqual(JSON.parse(io.out_.join("\n")).kernels[0].params, [
@@ -45,7 +52,7 @@ Deno.test("cudeno run --list --json keeps OpenCL address spaces in the types", a
   ]);
 });
 
-Deno.test("cudeno run --list prints a table of kernels and parameters, several kernels too", async () => {
+test("cudeno run --list prints a table of kernels and parameters, several kernels too", async () => {
   using tmp = tempDir();
   const file = `${tmp.path}/two.cu`;
   Deno.writeTextFileSync(
@@ -172,7 +179,7 @@ openclTest("cudeno run --seed changes rand's numbers, and the same seed repeats 
   assert.notEqual(a, c);
 });
 
-Deno.test("cudeno with no command prints its usage and exits 2; --help exits 0", async () => {
+test("cudeno with no command prints its usage and exits 2; --help exits 0", async () => {
   const none = await cudeno([]);
   assert.equal(none.code, 2);
   assert.match(none.stderr, /^cudeno: run CUDA and OpenCL kernels/);
@@ -188,14 +195,14 @@ Deno.test("cudeno with no command prints its usage and exits 2; --help exits 0",
   ]);
 });
 
-Deno.test("cudeno run rejects a second file on the command line", async () => {
+test("cudeno run rejects a second file on the command line", async () => {
   assertUsageExit(
     await cudeno(["run", "kernels/saxpy.cl", "kernels/saxpy.cu"]),
     /^cudeno: Cannot parse the command line: cudeno run takes one kernel file \(\.cu or \.cl\), got 2/,
   );
 });
 
-Deno.test("cudeno reports an internal error in one line, and its stack only with CUDENO_DEBUG=1", async () => {
+test("cudeno reports an internal error in one line, and its stack only with CUDENO_DEBUG=1", async () => {
   const failing = (): CliIO & { err_: string[] } => {
     const err_: string[] = [];
     return {
@@ -251,7 +258,7 @@ openclTest("cudeno run passes a vector parameter from a list of values, v=X,Y,Z"
   assert.deepEqual([...data as Float32Array], [0.5, 1.5, -5, 0.5, 1.5, -5]);
 });
 
-Deno.test("cudeno run says how many values a vector takes, and rejects an array for one", async () => {
+test("cudeno run says how many values a vector takes, and rejects an array for one", async () => {
   using tmp = tempDir();
   const file = `${tmp.path}/v.cl`;
   Deno.writeTextFileSync(file, "__kernel void f(__global float *out, float4 v) {}\n");

@@ -1,6 +1,15 @@
 import assert from "node:assert/strict";
 import * as cuda from "../../src/cuda/mod.ts";
-import { cudaContext, cudaTest } from "../_backends.ts";
+import { cudaContext, cudaProblem, cudaTest as cudaHere } from "../_backends.ts";
+import { alone } from "../_alone.ts";
+
+// The stream-ordered pool and its counters are the process's: other files' Workers would move them.
+const { cudaTest } = alone(
+  import.meta.url,
+  "it reads the pool's counters",
+  { cudaTest: cudaHere },
+  cudaProblem,
+);
 
 cudaTest("memAllocAsync() memory holds data, goes back to the pool on free(), and is reused", () => {
   cudaContext();

@@ -10,6 +10,11 @@ import { driverSpec } from "../../ffi/cuda.ts";
 import { nvrtcSpec } from "../../ffi/nvrtc.ts";
 import { cublasSpec } from "../../ffi/cublas.ts";
 import { openclSpec } from "../../ffi/opencl.ts";
+import { alone } from "../_alone.ts";
+
+// The variables these tests set and unset (CUDENO_LIB*, CUDA_PATH, VIRTUAL_ENV, ...) are the process's:
+// another file's Worker opening a library meanwhile would search the wrong places.
+const { test } = alone(import.meta.url, "it sets the library search variables", { test: Deno.test });
 
 const spec = {
   what: "a test library",
@@ -21,7 +26,7 @@ const spec = {
   symbols: { nothing: { parameters: [], result: "void" } },
 } as const;
 
-Deno.test("loadLibrary() lists every path tried and the variable to set", () => {
+test("loadLibrary() lists every path tried and the variable to set", () => {
   let err: LibraryNotFoundError | undefined;
   try {
     loadLibrary(spec);
@@ -42,7 +47,7 @@ Deno.test("loadLibrary() lists every path tried and the variable to set", () => 
   assert.match(err.message, /\/nonexistent\/a\/libcudeno-missing\.so\.1: /);
 });
 
-Deno.test("LibraryNotFoundError names each path once and ends with the command that diagnoses the machine", () => {
+test("LibraryNotFoundError names each path once and ends with the command that diagnoses the machine", () => {
   let err: unknown;
   try {
     loadLibrary(spec);
@@ -61,7 +66,7 @@ Deno.test("LibraryNotFoundError names each path once and ends with the command t
   assert.match(DIAGNOSE_COMMAND, /deno run -A jsr:@cudeno\/cudeno\/cli info/);
 });
 
-Deno.test("loadLibrary() tries only the environment override when it is set", () => {
+test("loadLibrary() tries only the environment override when it is set", () => {
   Deno.env.set("CUDENO_TEST_LIB", "/nonexistent/override.so");
   try {
     assert.deepEqual(candidatePaths(spec), ["/nonexistent/override.so"]);
@@ -70,7 +75,7 @@ Deno.test("loadLibrary() tries only the environment override when it is set", ()
   }
 });
 
-Deno.test("loadLibrary() opens a real library from a folder", () => {
+test("loadLibrary() opens a real library from a folder", () => {
   const lib = loadLibrary({
     ...spec,
     sonames: ["libc.so.6"],
@@ -80,7 +85,7 @@ Deno.test("loadLibrary() opens a real library from a folder", () => {
   assert.equal(lib.symbols.getpid(), Deno.pid);
 });
 
-Deno.test("LazyLibrary opens nothing until first use and remembers a failure", () => {
+test("LazyLibrary opens nothing until first use and remembers a failure", () => {
   let built = 0;
   const lazy = new LazyLibrary(() => (built++, spec));
   assert.equal(built, 0);
@@ -105,7 +110,7 @@ function withEnv(vars: Record<string, string | undefined>, fn: () => void): void
 
 const NO_PYTHON = { VIRTUAL_ENV: undefined, CONDA_PREFIX: undefined, CUDA_HOME: undefined };
 
-Deno.test("the CUDA driver is nvcuda.dll in System32 on Windows, libcuda.so.1 on Linux", () => {
+test("the CUDA driver is nvcuda.dll in System32 on Windows, libcuda.so.1 on Linux", () => {
   withEnv({ CUDENO_LIBCUDA: undefined, SystemRoot: "C:\\Windows" }, () => {
     assert.deepEqual(candidatePaths(driverSpec({}, "windows")), [
       "nvcuda.dll",
@@ -119,7 +124,7 @@ Deno.test("the CUDA driver is nvcuda.dll in System32 on Windows, libcuda.so.1 on
   });
 });
 
-Deno.test("NVRTC on Windows is nvrtc64_130_0.dll or nvrtc64_120_0.dll, in CUDA_PATH\\bin\\x64 and CUDA_PATH\\bin", () => {
+test("NVRTC on Windows is nvrtc64_130_0.dll or nvrtc64_120_0.dll, in CUDA_PATH\\bin\\x64 and CUDA_PATH\\bin", () => {
   withEnv({ ...NO_PYTHON, CUDENO_LIBNVRTC: undefined, CUDA_PATH: "C:\\CUDA\\v13.0" }, () => {
     assert.deepEqual(candidatePaths(nvrtcSpec({}, "windows")), [
       "nvrtc64_130_0.dll",
@@ -133,7 +138,7 @@ Deno.test("NVRTC on Windows is nvrtc64_130_0.dll or nvrtc64_120_0.dll, in CUDA_P
   });
 });
 
-Deno.test("NVRTC on Linux is libnvrtc.so.13 or .12, in the toolkit's lib64 and NVIDIA's wheels", () => {
+test("NVRTC on Linux is libnvrtc.so.13 or .12, in the toolkit's lib64 and NVIDIA's wheels", () => {
   withEnv({ ...NO_PYTHON, CUDENO_LIBNVRTC: undefined, CUDA_PATH: "/opt/cuda", VIRTUAL_ENV: "/venv" }, () => {
     const paths = candidatePaths(nvrtcSpec({}, "linux"));
     assert.deepEqual(paths.slice(0, 2), ["libnvrtc.so.13", "libnvrtc.so.12"]);
@@ -144,7 +149,7 @@ Deno.test("NVRTC on Linux is libnvrtc.so.13 or .12, in the toolkit's lib64 and N
   });
 });
 
-Deno.test("cuBLAS on Windows is cublas64_13.dll or cublas64_12.dll, with cuBLASLt preloaded, wheels included", () => {
+test("cuBLAS on Windows is cublas64_13.dll or cublas64_12.dll, with cuBLASLt preloaded, wheels included", () => {
   withEnv(
     { ...NO_PYTHON, CUDENO_LIBCUBLAS: undefined, CUDA_PATH: undefined, VIRTUAL_ENV: "C:\\venv" },
     () => {
@@ -162,7 +167,7 @@ Deno.test("cuBLAS on Windows is cublas64_13.dll or cublas64_12.dll, with cuBLASL
   );
 });
 
-Deno.test("OpenCL is OpenCL.dll on Windows, the OpenCL framework on macOS, libOpenCL.so.1 on Linux", () => {
+test("OpenCL is OpenCL.dll on Windows, the OpenCL framework on macOS, libOpenCL.so.1 on Linux", () => {
   withEnv({ CUDENO_LIBOPENCL: undefined, SystemRoot: "D:\\Win" }, () => {
     assert.deepEqual(candidatePaths(openclSpec({}, "windows")), [
       "OpenCL.dll",

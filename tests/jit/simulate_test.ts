@@ -12,8 +12,13 @@ import {
   syncthreads,
   threadIdx,
 } from "../../src/jit/mod.ts";
+import { alone } from "../_alone.ts";
 
-Deno.test("simulate() gives every thread its indices in a 3-D grid of 3-D blocks", () => {
+// CUDENO_JIT_SIMULATE is the process's: while one test sets it, other files' Workers would make
+// simulated kernels.
+const { test } = alone(import.meta.url, "it sets CUDENO_JIT_SIMULATE", { test: Deno.test });
+
+test("simulate() gives every thread its indices in a 3-D grid of 3-D blocks", () => {
   const k = jit({ out: "i32[]" }, (out) => {
     const [x, y, z] = grid(3);
     const width = blockDim.x * gridDim.x, height = blockDim.y * gridDim.y;
@@ -28,7 +33,7 @@ Deno.test("simulate() gives every thread its indices in a 3-D grid of 3-D blocks
   assert.deepEqual(out, expected);
 });
 
-Deno.test("simulate() gives each block its own shared memory", () => {
+test("simulate() gives each block its own shared memory", () => {
   const k = jit({ out: "i32[]" }, (out) => {
     const slot = shared.array("i32", 1);
     if (threadIdx.x === 0) slot[0] = blockIdx.x;
@@ -40,7 +45,7 @@ Deno.test("simulate() gives each block its own shared memory", () => {
   assert.deepEqual(Array.from(out), [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2]);
 });
 
-Deno.test("simulate() makes syncthreads() a barrier inside loops and branches", () => {
+test("simulate() makes syncthreads() a barrier inside loops and branches", () => {
   // Each round, every thread reads its neighbour's value and only then overwrites its own: without
   // a real barrier between the read and the write, threads would read values of the same round.
   const k = jit({ out: "i32[]", rounds: "i32" }, (out, rounds) => {
@@ -70,7 +75,7 @@ function line(): number {
   return Number(/:(\d+):\d+\)?$/.exec(new Error().stack!.split("\n")[2]!)![1]);
 }
 
-Deno.test("simulate() reports a thread that exits while others wait at syncthreads(), at its line in the file", () => {
+test("simulate() reports a thread that exits while others wait at syncthreads(), at its line in the file", () => {
   const start = line();
   const k = jit({ out: "f32[]" }, (out) => {
     if (threadIdx.x >= 2) return;
@@ -90,7 +95,7 @@ Deno.test("simulate() reports a thread that exits while others wait at syncthrea
   );
 });
 
-Deno.test("simulate() reports threads waiting at different syncthreads() calls", () => {
+test("simulate() reports threads waiting at different syncthreads() calls", () => {
   const start = line();
   const k = jit({ out: "f32[]" }, (out) => {
     if (threadIdx.x === 0) {
@@ -115,7 +120,7 @@ Deno.test("simulate() reports threads waiting at different syncthreads() calls",
   }
 });
 
-Deno.test("simulate() reports an out-of-bounds access with the array, index, position and thread", () => {
+test("simulate() reports an out-of-bounds access with the array, index, position and thread", () => {
   const start = line();
   const k = jit({ a: "f32[]", n: "i32" }, (a, n) => {
     const i = grid(1);
@@ -145,7 +150,7 @@ Deno.test("simulate() reports an out-of-bounds access with the array, index, pos
   );
 });
 
-Deno.test("simulate() rejects the wrong number of arguments, naming the parameters", () => {
+test("simulate() rejects the wrong number of arguments, naming the parameters", () => {
   const k = jit({ a: "f32[]", n: "i32" }, (a, n) => {
     a[0] = n;
   }, { name: "two" });
@@ -155,7 +160,7 @@ Deno.test("simulate() rejects the wrong number of arguments, naming the paramete
   });
 });
 
-Deno.test("simulate() rejects an argument of the wrong type, naming the parameter", () => {
+test("simulate() rejects an argument of the wrong type, naming the parameter", () => {
   const k = jit({ a: "f32[]", n: "i32", u: "u32" }, (a, n, u) => {
     a[0] = n + i32(u);
   }, { name: "typed" });
@@ -183,7 +188,7 @@ Deno.test("simulate() rejects an argument of the wrong type, naming the paramete
   );
 });
 
-Deno.test("simulate() rounds f32 scalar arguments as the GPU receives them", () => {
+test("simulate() rounds f32 scalar arguments as the GPU receives them", () => {
   const k = jit({ out: "f64[]", x: "f32" }, (out, x) => {
     out[0] = x;
   });
@@ -192,7 +197,7 @@ Deno.test("simulate() rounds f32 scalar arguments as the GPU receives them", () 
   assert.equal(out[0], Math.fround(0.1));
 });
 
-Deno.test("simulate() rejects a malformed launch configuration", () => {
+test("simulate() rejects a malformed launch configuration", () => {
   const k = jit({ a: "f32[]" }, (a) => {
     a[0] = 1;
   }, { name: "one" });
@@ -219,7 +224,7 @@ Deno.test("simulate() rejects a malformed launch configuration", () => {
   );
 });
 
-Deno.test("a kernel made with { simulate: true } is simulation-first: launch() runs the simulator", () => {
+test("a kernel made with { simulate: true } is simulation-first: launch() runs the simulator", () => {
   const k = jit({ a: "f32[]" }, (a) => {
     a[threadIdx.x] = threadIdx.x * 2;
   }, { simulate: true });
@@ -229,7 +234,7 @@ Deno.test("a kernel made with { simulate: true } is simulation-first: launch() r
   assert.deepEqual(Array.from(a), [0, 2, 4]);
 });
 
-Deno.test("CUDENO_JIT_SIMULATE=1 makes kernels simulation-first unless they opt out", () => {
+test("CUDENO_JIT_SIMULATE=1 makes kernels simulation-first unless they opt out", () => {
   const before = Deno.env.get("CUDENO_JIT_SIMULATE");
   Deno.env.set("CUDENO_JIT_SIMULATE", "1");
   try {

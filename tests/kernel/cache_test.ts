@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
 import { CompileCache, frameEntry, unframeEntry } from "../../src/kernel/cache.ts";
+import { alone } from "../_alone.ts";
+
+// CUDENO_CACHE_DIR and CUDENO_DISABLE_CACHE are the process's: other files' Workers compiling meanwhile
+// would write into the directory these tests count.
+const { test } = alone(import.meta.url, "it sets CUDENO_CACHE_DIR", { test: Deno.test });
 
 function withCacheDir(fn: (dir: string) => void): void {
   const dir = Deno.makeTempDirSync({ prefix: "cudeno-cache-" });
@@ -23,7 +28,7 @@ function entryFiles(dir: string): string[] {
   return out;
 }
 
-Deno.test("CompileCache serves a second cache object from disk", () => {
+test("CompileCache serves a second cache object from disk", () => {
   withCacheDir(() => {
     const key = CompileCache.key("src", "opts");
     let compiles = 0;
@@ -36,7 +41,7 @@ Deno.test("CompileCache serves a second cache object from disk", () => {
   });
 });
 
-Deno.test("CompileCache recompiles a truncated or damaged entry instead of loading it", () => {
+test("CompileCache recompiles a truncated or damaged entry instead of loading it", () => {
   withCacheDir((dir) => {
     const key = CompileCache.key("src2");
     new CompileCache("t").put(key, new Uint8Array([9, 9, 9, 9]));
@@ -50,7 +55,7 @@ Deno.test("CompileCache recompiles a truncated or damaged entry instead of loadi
   });
 });
 
-Deno.test("CompileCache leaves no temporary files after writing", () => {
+test("CompileCache leaves no temporary files after writing", () => {
   withCacheDir((dir) => {
     const cache = new CompileCache("t");
     for (let i = 0; i < 20; i++) cache.put(CompileCache.key(`k${i}`), new Uint8Array(100).fill(i));
@@ -60,7 +65,7 @@ Deno.test("CompileCache leaves no temporary files after writing", () => {
   });
 });
 
-Deno.test("CUDENO_DISABLE_CACHE=1 keeps the cache in memory only", () => {
+test("CUDENO_DISABLE_CACHE=1 keeps the cache in memory only", () => {
   withCacheDir((dir) => {
     Deno.env.set("CUDENO_DISABLE_CACHE", "1");
     try {
@@ -72,7 +77,7 @@ Deno.test("CUDENO_DISABLE_CACHE=1 keeps the cache in memory only", () => {
   });
 });
 
-Deno.test("unframeEntry() returns the payload of an intact entry only", () => {
+test("unframeEntry() returns the payload of an intact entry only", () => {
   const framed = frameEntry(new Uint8Array([5, 6, 7]));
   assert.deepEqual([...unframeEntry(framed)!], [5, 6, 7]);
   const wrongMagic = framed.slice();

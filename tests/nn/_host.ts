@@ -54,7 +54,10 @@ export function randomPair(
   lo = -1,
   hi = 1,
 ): [ga.GPUArray, Host] {
-  const host = new Host(shape, Float64Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => lo + (hi - lo) * random()));
+  const host = new Host(
+    shape,
+    Float64Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => lo + (hi - lo) * random()),
+  );
   return [host.device(), host];
 }
 

@@ -1,6 +1,15 @@
 import assert from "node:assert/strict";
 import * as cl from "../../src/opencl/mod.ts";
-import { openclTest } from "../_backends.ts";
+import { openclProblem, openclTest as openclHere } from "../_backends.ts";
+import { alone } from "../_alone.ts";
+
+// CUDENO_OPENCL_DEVICE is the process's: other files' Workers making a context meanwhile would get its device.
+const { openclTest } = alone(
+  import.meta.url,
+  "it sets CUDENO_OPENCL_DEVICE",
+  { openclTest: openclHere },
+  openclProblem,
+);
 
 let shared: { ctx: cl.Context; queue: cl.CommandQueue } | undefined;
 function setup(): { ctx: cl.Context; queue: cl.CommandQueue } {

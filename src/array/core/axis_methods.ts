@@ -25,6 +25,7 @@ import { cumprod, cumsum, diff, type DiffOptions, type ScanOptions } from "../op
 import { type Indices, take } from "../ops/indexing.ts";
 import { compress } from "../routines/compact.ts";
 import { repeat } from "../routines/repeat.ts";
+import { argpartition, partitionInPlace, type PartitionOptions } from "../routines/partition.ts";
 import {
   argsort,
   sortInPlace,
@@ -178,6 +179,10 @@ export interface AxisMethods<D extends DType> {
   sort(axis?: number | { readonly axis?: number }): void;
   /** {@link argsort}: the indices that sort along an axis (stable, int64; `a.argsort(0)`, `a.argsort(null)`). */
   argsort(axis?: number | null | SortOptions, options?: AfterAxis<SortOptions>): GPUArray<"int64">;
+  /** {@link argpartition}: the indices that partition along an axis around `kth` (`a.argpartition(2, 0)`). */
+  argpartition(kth: number | readonly number[], axis?: number | null | PartitionOptions): GPUArray<"int64">;
+  /** NumPy's in-place `ndarray.partition`: partitions along an axis around `kth` (default -1), returning nothing. */
+  partition(kth: number | readonly number[], axis?: number | PartitionOptions): void;
   /** {@link topk}: the `k` largest (or smallest) elements along an axis and their indices (`a.topk(2, 0)`). */
   topk(
     k: number,
@@ -226,6 +231,7 @@ const ARRAY_FIRST: Readonly<Record<string, (a: GPUArray, ...args: never[]) => un
   norm,
   matmul,
   argsort,
+  argpartition,
   topk,
 };
 
@@ -264,5 +270,8 @@ export function installAxisMethods(p: object): void {
   );
   defineOn(p, "sort", function (this: GPUArray, ...args: unknown[]) {
     sortInPlace(this, args);
+  });
+  defineOn(p, "partition", function (this: GPUArray, kth: number | readonly number[], ...args: unknown[]) {
+    partitionInPlace(this, kth, args);
   });
 }

@@ -209,9 +209,51 @@ export function arrayHtml(a: GPUArray): string {
   }</tbody></table>`;
 }
 
-/** Defines `toString`, `item`, `tolist`, `Deno.customInspect` and `Jupyter.display` on the array prototype. */
+/** `a` as a JS primitive: see `ArrayMethods[Symbol.toPrimitive]`. */
+function toPrimitive(a: GPUArray, hint: string): number | bigint | boolean | string {
+  if (hint === "string") return a.ndim === 0 && !a.freed ? String(a.item()) : arrayString(a);
+  if (a.size !== 1) {
+    throw new TypeError(
+      `Cannot use an array of shape ${
+        showShape(a.shape)
+      } (${a.size} elements) as a number: only an array of one element converts; read the elements with a.get(), or one with a.item(i)`,
+    );
+  }
+  return a.item();
+}
+
+/** The views along the first axis of `a` (its layout as the iteration begins). */
+function rows(a: GPUArray): IterableIterator<GPUArray> {
+  if (a.ndim === 0) {
+    throw new TypeError(
+      "Cannot iterate over a 0-d array: it has no axis; read its element with a.item() or Number(a)",
+    );
+  }
+  const { shape, strides, offset } = a;
+  return (function* () {
+    for (let i = 0; i < shape[0]!; i++) {
+      yield viewOf(a, { shape: shape.slice(1), strides: strides.slice(1), offset: offset + i * strides[0]! });
+    }
+  })();
+}
+
+/** What `JSON.stringify` writes for `a`: see `ArrayMethods.toJSON`. */
+function toJSON(a: GPUArray): unknown {
+  const json = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(json)
+      : typeof v === "bigint"
+      ? (v >= Number.MIN_SAFE_INTEGER && v <= Number.MAX_SAFE_INTEGER ? Number(v) : v.toString())
+      : v;
+  return json(tolist(a));
+}
+
+/**
+ * Defines `toString`, `item`, `tolist`, `toJSON`, `Symbol.toPrimitive`, `Symbol.iterator`,
+ * `Deno.customInspect` and `Jupyter.display` on the array prototype.
+ */
 export function installDisplay(proto: object): void {
-  const methods: Record<string | symbol, (this: GPUArray, ...args: number[]) => unknown> = {
+  const methods: Record<string | symbol, (this: GPUArray, ...args: never[]) => unknown> = {
     toString: function (this: GPUArray) {
       return arrayString(this);
     },
@@ -220,6 +262,15 @@ export function installDisplay(proto: object): void {
     },
     tolist: function (this: GPUArray) {
       return tolist(this);
+    },
+    toJSON: function (this: GPUArray) {
+      return toJSON(this);
+    },
+    [Symbol.toPrimitive]: function (this: GPUArray, hint: string) {
+      return toPrimitive(this, hint);
+    },
+    [Symbol.iterator]: function (this: GPUArray) {
+      return rows(this);
     },
     [Symbol.for("Deno.customInspect")]: function (this: GPUArray) {
       return arrayString(this);

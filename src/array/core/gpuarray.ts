@@ -25,6 +25,7 @@ import {
 import { dtypeArg, type DTypeOptions } from "./axis_args.ts";
 import type { ArrayMethods } from "./methods.ts";
 import { describe } from "./describe.ts";
+import { readHost, readHostAsync } from "./host_read.ts";
 
 /** The memory arrays share: it goes back to the device when the last array holding it lets go. */
 class Storage {
@@ -54,15 +55,6 @@ class ViewOf {
     this.base = base;
     this.layout = layout;
   }
-}
-
-/** The error for `get(i)`: get() copies the whole array and takes no index. */
-function wholeOnly(a: GPUArray, call: string, given: unknown): never {
-  throw new TypeError(
-    `Cannot ${call}(${String(given)}) an array of shape ${
-      showShape(a.shape)
-    }: ${call}() copies the whole array and takes no index; for one element use a.item(i), for part of it a.slice(...).${call}()`,
-  );
 }
 
 /** The list new arrays are added to while a differentiation runs (see {@link collectArrays}). */
@@ -121,9 +113,14 @@ function checkDType(dtype: DType, backend: Backend): void {
  * ```
  */
 export class GPUArray<D extends DType = DType> implements DeviceArray {
-  // Getters over private fields, so that assigning `dtype`, `strides` and the rest is a TypeError (in
-  // strict mode, as modules are) instead of a corrupt array; only `shape` has a setter.
-  readonly #backend: Backend;
+  /**
+   * The backend the array lives on. An own read-only field (set in the constructor), so that posting
+   * the array to a Worker clones it and meets the backend's `WORKER_BOUND`: a DataCloneError saying
+   * what to post instead.
+   */
+  declare readonly backend: Backend;
+  // The rest are getters over private fields, so that assigning `dtype`, `strides` and the others is a
+  // TypeError (in strict mode, as modules are) instead of a corrupt array; only `shape` has a setter.
   readonly #dtype: D;
   #shape: readonly number[];
   #strides: readonly number[];
@@ -133,10 +130,6 @@ export class GPUArray<D extends DType = DType> implements DeviceArray {
   readonly #storage: Storage;
   #released = false;
 
-  /** The backend the array lives on. */
-  get backend(): Backend {
-    return this.#backend;
-  }
   /** The element type. */
   get dtype(): D {
     return this.#dtype;
@@ -225,7 +218,7 @@ export class GPUArray<D extends DType = DType> implements DeviceArray {
   constructor(backend: Backend, shape: Shape, dtype: D, view?: ViewOf) {
     checkDType(dtype, backend);
     const dims = checkShape(shape);
-    this.#backend = backend;
+    Object.defineProperty(this, "backend", { value: backend, enumerable: true });
     this.#dtype = dtype;
     this.#shape = Object.freeze(dims);
     this.#size = sizeOf(dims);
@@ -370,51 +363,12 @@ export class GPUArray<D extends DType = DType> implements DeviceArray {
    * ```
    */
   get(out?: HostArrayOf[D]): HostArrayOf[D] {
-    out = this.#hostTarget(out, "get");
-    this.backend.checkHostRead("get()");
-    if (this.size === 0) return out;
-    if (this.isContiguous) {
-      this.backend.read(out, this.buffer, this.offset * this.itemsize);
-    } else {
-      using flat = this.copy();
-      this.backend.read(out, flat.buffer, 0);
-    }
-    return out;
+    return readHost(this, out);
   }
 
   /** Like {@link get}, without blocking Deno's event loop while the device finishes. */
-  async getAsync(out?: HostArrayOf[D]): Promise<HostArrayOf[D]> {
-    out = this.#hostTarget(out, "getAsync");
-    this.backend.checkHostRead("getAsync()");
-    if (this.size === 0) return out;
-    if (this.isContiguous) {
-      await this.backend.readAsync(out, this.buffer, this.offset * this.itemsize);
-    } else {
-      using flat = this.copy();
-      await this.backend.readAsync(out, flat.buffer, 0);
-    }
-    return out;
-  }
-
-  /** `out` checked for `call()` (a typed array of the dtype's kind and {@link size} elements), or a new one. */
-  #hostTarget(out: HostArrayOf[D] | undefined, call: string): HostArrayOf[D] {
-    const expected = DTYPES[this.dtype].array;
-    if (out === undefined) return new expected(this.size) as HostArrayOf[D];
-    if (typeof out === "number" || typeof out === "bigint") wholeOnly(this, call, out);
-    if (!(out instanceof expected)) {
-      const given = (out as { constructor?: { name?: string } } | null)?.constructor?.name ?? String(out);
-      throw new TypeError(
-        `Cannot ${call}() a ${this.dtype} array into a ${given}: pass a ${expected.name} of ${this.size} elements`,
-      );
-    }
-    if (out.length !== this.size) {
-      throw new RangeError(
-        `Cannot ${call}() an array of shape ${
-          showShape(this.shape)
-        } (${this.size} elements) into a ${expected.name} of ${out.length}: pass one of ${this.size} elements`,
-      );
-    }
-    return out;
+  getAsync(out?: HostArrayOf[D]): Promise<HostArrayOf[D]> {
+    return readHostAsync(this, out);
   }
 
   /**
@@ -468,82 +422,6 @@ export class GPUArray<D extends DType = DType> implements DeviceArray {
   /** Same as {@link free}. */
   [Symbol.dispose](): void {
     this.free();
-  }
-
-  /**
-   * The array as a JS value, so that `Number(a)`, `+a` and `a < 2` work for an array of one element
-   * (0-d or not, as NumPy's `float(a)`): its element, a bigint for int64 and uint64 (so `Number(a)`
-   * works but `+a` is JS's TypeError for bigints; compare with `a > 2n`), a boolean for bools. As a
-   * string (`` `${a}` ``, `String(a)`) a 0-d array is its element's text, as NumPy's `str()`, and any
-   * other its text form ({@link toString}).
-   *
-   * @throws {TypeError} for an array of other than one element used as a number.
-   * @example
-   * ```ts
-   * import * as ga from "@cudeno/cudeno/array";
-   * const total = ga.asarray([1, 2, 3]).sum(0); // a 0-d array
-   * console.log(Number(total) + 1, `total ${total}`); // 7 "total 6"
-   * ```
-   */
-  [Symbol.toPrimitive](hint: string): number | bigint | boolean | string {
-    if (hint === "string") return this.ndim === 0 && !this.freed ? String(this.item()) : this.toString();
-    if (this.size !== 1) {
-      throw new TypeError(
-        `Cannot use an array of shape ${
-          showShape(this.shape)
-        } (${this.size} elements) as a number: only an array of one element converts; read the elements with a.get(), or one with a.item(i)`,
-      );
-    }
-    return this.item();
-  }
-
-  /**
-   * The arrays along the first axis, each a view (NumPy's `for row in a`): rows of a matrix, elements
-   * (as 0-d arrays) of a vector.
-   *
-   * @throws {TypeError} for a 0-d array, which has no axis to iterate.
-   * @example
-   * ```ts
-   * import * as ga from "@cudeno/cudeno/array";
-   * for (const row of ga.asarray([[1, 2], [3, 4]])) console.log(row.get()); // [1, 2], then [3, 4]
-   * ```
-   */
-  [Symbol.iterator](): IterableIterator<GPUArray<D>> {
-    if (this.ndim === 0) {
-      throw new TypeError(
-        "Cannot iterate over a 0-d array: it has no axis; read its element with a.item() or Number(a)",
-      );
-    }
-    return this.#rows(this.shape, this.strides, this.offset);
-  }
-
-  /** The views along the first axis of the layout the iteration began with. */
-  *#rows(shape: readonly number[], strides: readonly number[], offset: number): Generator<GPUArray<D>> {
-    for (let i = 0; i < shape[0]!; i++) {
-      const layout = { shape: shape.slice(1), strides: strides.slice(1), offset: offset + i * strides[0]! };
-      yield makeView(this, layout) as GPUArray<D>;
-    }
-  }
-
-  /**
-   * What `JSON.stringify` writes for the array: its elements as nested lists ({@link tolist}), with
-   * 64-bit integers as numbers where they are safe integers and as decimal strings where they are not
-   * (JSON has no bigint); NaN and infinities become `null`, as JSON.stringify writes them.
-   *
-   * @example
-   * ```ts
-   * import * as ga from "@cudeno/cudeno/array";
-   * console.log(JSON.stringify({ x: ga.asarray([[1, 2], [3, 4]]) })); // {"x":[[1,2],[3,4]]}
-   * ```
-   */
-  toJSON(): unknown {
-    const json = (v: unknown): unknown =>
-      Array.isArray(v)
-        ? v.map(json)
-        : typeof v === "bigint"
-        ? (v >= Number.MIN_SAFE_INTEGER && v <= Number.MAX_SAFE_INTEGER ? Number(v) : v.toString())
-        : v;
-    return json(this.tolist());
   }
 }
 

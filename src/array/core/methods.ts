@@ -108,6 +108,46 @@ export interface ArrayMethods<D extends DType> extends ElementwiseMethods<D>, Ax
   tolist(): NestedList<ItemValue<D>>;
   /** NumPy's text form, `array([[1., 2.],\n       [3., 4.]], dtype=float32)`, as `console.log` shows it. */
   toString(): string;
+  /**
+   * The array as a JS value, so that `Number(a)`, `+a` and `a < 2` work for an array of one element
+   * (0-d or not, as NumPy's `float(a)`): its element, a bigint for int64 and uint64 (so `Number(a)`
+   * works but `+a` is JS's TypeError for bigints; compare with `a > 2n`), a boolean for bools. As a
+   * string (`` `${a}` ``, `String(a)`) a 0-d array is its element's text, as NumPy's `str()`, and any
+   * other its text form ({@link toString}).
+   *
+   * @throws {TypeError} for an array of other than one element used as a number.
+   * @example
+   * ```ts
+   * import * as ga from "@cudeno/cudeno/array";
+   * const total = ga.asarray([1, 2, 3]).sum(0); // a 0-d array
+   * console.log(Number(total) + 1, `total ${total}`); // 7 "total 6"
+   * ```
+   */
+  [Symbol.toPrimitive](hint: string): number | bigint | boolean | string;
+  /**
+   * The arrays along the first axis, each a view (NumPy's `for row in a`): rows of a matrix, elements
+   * (as 0-d arrays) of a vector.
+   *
+   * @throws {TypeError} for a 0-d array, which has no axis to iterate.
+   * @example
+   * ```ts
+   * import * as ga from "@cudeno/cudeno/array";
+   * for (const row of ga.asarray([[1, 2], [3, 4]])) console.log(row.get()); // [1, 2], then [3, 4]
+   * ```
+   */
+  [Symbol.iterator](): IterableIterator<GPUArray<D>>;
+  /**
+   * What `JSON.stringify` writes for the array: its elements as nested lists ({@link tolist}), with
+   * 64-bit integers as numbers where they are safe integers and as decimal strings where they are not
+   * (JSON has no bigint); NaN and infinities become `null`, as JSON.stringify writes them.
+   *
+   * @example
+   * ```ts
+   * import * as ga from "@cudeno/cudeno/array";
+   * console.log(JSON.stringify({ x: ga.asarray([[1, 2], [3, 4]]) })); // {"x":[[1,2],[3,4]]}
+   * ```
+   */
+  toJSON(): unknown;
 }
 
 function defineOn(p: object, name: string, value: (this: GPUArray, ...args: never[]) => unknown): void {

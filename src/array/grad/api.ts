@@ -10,6 +10,7 @@
 
 import { collectArrays, GPUArray, viewOf } from "../core/gpuarray.ts";
 import { showShape } from "../core/layout.ts";
+import { describe } from "../core/describe.ts";
 import { fill } from "../ops/assign.ts";
 import { sum } from "../ops/reductions.ts";
 import { backward } from "./backward.ts";
@@ -262,6 +263,9 @@ export interface Pullback {
  * ```
  */
 export function vjp<A extends unknown[]>(f: (...args: A) => GPUArray, ...primals: A): [GPUArray, Pullback] {
+  if (typeof f !== "function") {
+    throw new TypeError(`Cannot vjp ${describe(f)}: pass the function first, then its arguments: vjp(f, x)`);
+  }
   const argnums = primals.map((_, i) => i);
   const tape = new Tape();
   const made: GPUArray[] = [];

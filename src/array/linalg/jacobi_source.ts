@@ -22,6 +22,7 @@
 import type { KernelSource } from "../../device/backend.ts";
 import type { Dialect } from "../../kernel/ctypes.ts";
 import type { DType } from "../../kernel/dtype.ts";
+import { targetOf } from "../../codegen/targets.ts";
 import { EPSILON, linalgKernel, localArray, pointer, reduceInto } from "./kernel_text.ts";
 
 /** Sweeps before a matrix counts as not converging (a few suffice: convergence is quadratic). */
@@ -105,7 +106,7 @@ export function jacobiSource(dialect: Dialect, dtype: DType, mode: "eigh" | "svd
   W += oW + g * sW;
   S += oS + g * sS;
 ${eigh ? "" : "  U += oU + g * sU;\n  V += oV + g * sV;"}
-#define EPS ${eps.toExponential(17)}
+#define EPS ${targetOf(dialect).literal(eps, dtype)}
 #define AT(i, j) A[(i) + (IDX)(j) * lda]
 #define UW(i, j) S[(i) + (IDX)(j) * n]
 #define VW(i, j) S[(IDX)n * n + (i) + (IDX)(j) * n]
@@ -203,7 +204,7 @@ ${
   const pair = `int p, q;
         {
           const int a_ = pr == 0 ? 0 : 1 + (r + pr - 1) % (N - 1), b_ = 1 + (r + N - 2 - pr) % (N - 1);
-          p = min(a_, b_); q = max(a_, b_);
+          p = a_ < b_ ? a_ : b_; q = a_ < b_ ? b_ : a_;
         }`;
   return linalgKernel(
     dialect,

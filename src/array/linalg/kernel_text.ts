@@ -54,9 +54,15 @@ ${body}
   return { name, source };
 }
 
-/** A global pointer parameter of `dtype` in `dialect`. */
+/**
+ * A global pointer parameter of `dtype` in `dialect`, never `restrict`: the threads of a work-group
+ * hand each other values through these buffers across barriers, and a `restrict` pointer lets the
+ * compiler move its loads across a barrier (NVRTC did: a Cholesky factor read a column before it was
+ * scaled).
+ */
 export function pointer(dialect: Dialect, dtype: DType, name: string, readOnly = false): string {
-  return targetOf(dialect).pointerParam(dtype, name, readOnly);
+  const t = targetOf(dialect);
+  return t.globalPointer(t.cType(dtype), name, readOnly, false);
 }
 
 /** A local (shared) array of `dtype` of {@link MAX_GROUP} elements. */

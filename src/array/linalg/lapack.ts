@@ -1,6 +1,6 @@
 /**
  * LAPACK's routines on arrays: each runs on the backend's vendor solver where it has one for the
- * dtype (cuSOLVER), else on the array module's own kernels. Matrices are the column-major working
+ * dtype (cuSOLVER), except for batches of small matrices, else on the array module's own kernels. Matrices are the column-major working
  * copies of `operands.ts`: a contiguous array of shape `[...batch, columns, rows]` holds a batch of
  * column-major `rows × columns` matrices.
  *
@@ -31,10 +31,23 @@ export function infoOf(v: GPUArray<"int32">): SolverVectors {
   return { buffer: v.buffer, offset: v.offset, stride: 1 };
 }
 
-/** The backend's vendor solver where it takes `dtype`. */
-export function vendorSolver(backend: Backend, dtype: DType): Solver | undefined {
+/** The largest order of a batch's matrices that the own kernels take even where a vendor solver is. */
+export const SMALL_ORDER = 32;
+
+/**
+ * The backend's vendor solver where it takes `dtype`, for `count` matrices of order `order`: none for a
+ * batch of small matrices (up to {@link SMALL_ORDER}), which one launch of the own kernels (a block per
+ * matrix) factors at once where the vendor's 64-bit API takes a call per matrix.
+ */
+export function vendorSolver(
+  backend: Backend,
+  dtype: DType,
+  count: number,
+  order: number,
+): Solver | undefined {
   const solver = backend.solver;
-  return solver !== undefined && solver.dtypes.includes(dtype) ? solver : undefined;
+  if (solver === undefined || !solver.dtypes.includes(dtype)) return undefined;
+  return count > 1 && order <= SMALL_ORDER ? undefined : solver;
 }
 
 type OwnJob = keyof typeof OWN_JOBS;
@@ -43,7 +56,7 @@ type OwnJob = keyof typeof OWN_JOBS;
 function run<K extends OwnJob>(backend: Backend, name: K, job: SolverJobs[K]): void {
   const dims = job as { n: number; m?: number };
   if (job.count === 0 || dims.n === 0 || dims.m === 0) return;
-  const solver = vendorSolver(backend, job.dtype);
+  const solver = vendorSolver(backend, job.dtype, job.count, Math.max(dims.n, dims.m ?? 0));
   if (solver !== undefined) (solver[name] as (j: SolverJobs[K]) => void)(job);
   else (OWN_JOBS[name] as (b: Backend, j: SolverJobs[K]) => void)(backend, job);
 }

@@ -3,8 +3,10 @@
  * `pinv`), determinants (`det`, `slogdet`), decompositions (`cholesky`, `qr`, `svd`, `eigh`), what is
  * read from them (`svdvals`, `eigvalsh`, `matrixRank`, `cond`, `norm` with every `ord`) and products
  * (`matrixPower`, `multiDot`), for float32 and float64 (integers compute in float64), over leading batch
- * axes. On CUDA the decompositions run on cuSOLVER; on OpenCL on the module's own kernels (LU with
- * partial pivoting, Cholesky, Householder QR, Jacobi for `eigh` and the SVD), a work-group per matrix.
+ * axes. On CUDA the decompositions run on cuSOLVER (a call per matrix), except batches of small
+ * matrices (order 32 or less); those, and everything on OpenCL, run on the module's own kernels (LU with
+ * partial pivoting, Cholesky, Householder QR, Jacobi for `eigh` and the SVD), a work-group per matrix,
+ * a whole batch in one launch.
  * Results of several arrays are NumPy's named tuples: arrays that unpack (`const [q, r] = qr(a)`) and
  * have the names too (`qr(a).Q`). A matrix that cannot be factored is a {@link LinAlgError}, found by
  * reading each matrix's status back; `{ check: false }` skips that read (results are then inf or NaN).

@@ -26,7 +26,7 @@ function applyReflector(vc: string, from: string, tau: string): string {
         w[tid] = ${tau} * s;
       }
       SYNC
-      const int cols = min(nt, n - j0), rows = m - ${vc};
+      const int cols = nt < n - j0 ? nt : n - j0, rows = m - ${vc};
       for (int q = tid; q < rows * cols; q += nt) {
         const int i = ${vc} + q % rows, jj = q / rows;
         const T v = i == ${vc} ? (T)1 : AT(i, ${vc});
@@ -49,7 +49,7 @@ export function geqrfSource(dialect: Dialect, dtype: DType): KernelSource {
   A += oA + g * sA;
   Tau += oT + g * sT;
 #define AT(i, j) A[(i) + (IDX)(j) * lda]
-  const int kmax = min(m, n);
+  const int kmax = m < n ? m : n;
   for (int k = 0; k < kmax; k++) {
     T big = 0;
     for (int i = k + 1 + tid; i < m; i += nt) big = FMAX(big, FABS(AT(i, k)));

@@ -1,8 +1,9 @@
 /**
  * `svd` and `svdvals` (NumPy's `numpy.linalg.svd` and `svdvals`). The decomposition runs on a tall
  * matrix T (A, or Aᵀ where A is wide, swapping U and V after): on cuSOLVER's `gesvd` where the backend
- * has it; else on the array module's kernels, as Householder QR `T = Q·R` and the two-sided Jacobi SVD
- * of the square R, `U = Q·U_R` (with the rest of Q as the other columns of the full U).
+ * has it (but for a batch of small matrices); else on the array module's kernels, as Householder QR
+ * `T = Q·R` and the two-sided Jacobi SVD of the square R, `U = Q·U_R` (with the rest of Q as the other
+ * columns of the full U).
  *
  * @module
  */
@@ -109,8 +110,8 @@ export function decompose(
   using info = fill(arrayLike(w, batch, "int32"), 0);
   // G is T's U transposed (rows: T's left singular vectors), H is T's Vh: A = Gᵀ·S·H, or Hᵀ·S·G swapped.
   let g: GPUArray<LinalgDType> | undefined, h: GPUArray<LinalgDType> | undefined;
-  const solver = vendorSolver(a.backend, dtype);
   const count = countOf(batch);
+  const solver = vendorSolver(a.backend, dtype, count, M);
   if (solver !== undefined) {
     const u = vectors ? arrayLike(w, [...batch, full ? M : N, M], dtype) : undefined;
     using vt = vectors ? arrayLike(w, [...batch, N, N], dtype) : undefined;

@@ -26,6 +26,7 @@ import {
 import { parseSlices, sliceLayout, type SliceSpec } from "../core/slicing.ts";
 import { copyOf } from "../exec/loop.ts";
 import { record } from "../grad/tape.ts";
+import { describe } from "../core/describe.ts";
 import { AXES, type AxesOptions, type AxisArg, numberSlot, optionsOf } from "../core/axis_args.ts";
 
 /** `axis` given by position or as `{ axis }`. */
@@ -73,7 +74,14 @@ function check(a: unknown, what: string): GPUArray {
  */
 export function reshape<D extends DType>(a: GPUArray<D>, ...shape: number[] | [Shape]): GPUArray<D> {
   check(a, "reshape");
-  const given = shape.length === 1 && typeof shape[0] !== "number" ? [...shape[0]!] : (shape as number[]);
+  const given: unknown = shape.length === 1 && typeof shape[0] !== "number" ? shape[0] : shape;
+  if (!Array.isArray(given) || given.some((d) => typeof d !== "number")) {
+    throw new TypeError(
+      `Cannot reshape to ${
+        describe(given)
+      }: give the new shape as a list of integers or as integers one by one`,
+    );
+  }
   const dims = reshapeTarget(a.shape, given);
   const strides = reshapeStrides(a, dims);
   let view: GPUArray<D>;
@@ -107,7 +115,7 @@ export function transpose<D extends DType>(
   const axes = typeof first === "number" ? order as number[] : first;
   if (axes !== undefined && (!Array.isArray(axes) || axes.some((x) => typeof x !== "number"))) {
     throw new TypeError(
-      `Cannot transpose with axes ${String(axes)}: give a permutation of the axes, as a list or one by one`,
+      `Cannot transpose with axes ${describe(axes)}: give a permutation of the axes, as a list or one by one`,
     );
   }
   const view = viewOf(a, transposeLayout(a, axes));
@@ -155,6 +163,11 @@ export function moveaxis<D extends DType>(
   destination: number | readonly number[],
 ): GPUArray<D> {
   check(a, "moveaxis");
+  for (const [name, axes] of [["source", source], ["destination", destination]] as const) {
+    if (typeof axes !== "number" && (!Array.isArray(axes) || axes.some((x) => typeof x !== "number"))) {
+      throw new TypeError(`Cannot moveaxis with ${name} ${describe(axes)}: give an axis or a list of axes`);
+    }
+  }
   const src = (typeof source === "number" ? [source] : [...source]).map((x) =>
     normalizeAxis(x, a.ndim, "moveaxis")
   );
@@ -210,7 +223,7 @@ export function expandDims<D extends DType>(a: GPUArray<D>, axis: AxisArg | Axes
   axis = axisOf("expandDims", axis)!;
   if (typeof axis !== "number" && !Array.isArray(axis)) {
     throw new TypeError(
-      `Cannot expandDims with axis ${String(axis)}: give the new axis (a number) or a list of them`,
+      `Cannot expandDims with axis ${describe(axis)}: give the new axis (a number) or a list of them`,
     );
   }
   return recordView(
@@ -249,9 +262,7 @@ export function broadcastTo<D extends DType>(a: GPUArray<D>, shape: Shape): GPUA
 export function checkOrder(order: unknown, what: string, fix: string): void {
   if (order === undefined || order === "C") return;
   throw new TypeError(
-    `Cannot ${what} in order ${
-      typeof order === "string" ? JSON.stringify(order) : String(order)
-    }: cudeno works in C order (row-major) only; ${fix}`,
+    `Cannot ${what} in order ${describe(order)}: cudeno works in C order (row-major) only; ${fix}`,
   );
 }
 

@@ -1,5 +1,5 @@
 /**
- * The kernels of `histogram`, `histogram2d` and `bincount`: one loop over the samples (any layout)
+ * `bincount`, and the kernels of `histogram`, `histogram2d` and `bincount`: one loop over the samples (any layout)
  * that finds each sample's bin — a binary search over the edges, so uniform and given edges are one
  * rule: bin `i` holds `edges[i] <= x < edges[i + 1]`, the last bin also its right edge — and adds 1
  * (or the sample's weight) to it with an atomic add: 64-bit integer counts, float64 sums of weights
@@ -9,7 +9,6 @@
  * @module
  */
 
-import type { DType } from "../../kernel/dtype.ts";
 import { castTo, cType, load } from "../../codegen/c.ts";
 import { targetOf } from "../../codegen/targets.ts";
 import { helperSource } from "../../codegen/target.ts";
@@ -17,6 +16,11 @@ import type { Backend } from "../../device/backend.ts";
 import { GPUArray } from "../core/gpuarray.ts";
 import { runLoop } from "../exec/loop.ts";
 import { fill } from "../ops/assign.ts";
+import { type DType, DTYPES } from "../../kernel/dtype.ts";
+import { showShape } from "../core/layout.ts";
+import { numberSlot, optionsOf } from "../core/axis_args.ts";
+import { max, min } from "../ops/reductions.ts";
+import { checkArray } from "../ops/sorting.ts";
 
 /** One axis of a binning: the samples, their bins' edges (contiguous, in the dtype they are compared in) and the bin count. */
 export interface BinAxis {
@@ -145,4 +149,98 @@ export function countIndices(
     what,
   );
   return hist;
+}
+
+/** `weights`, checked to have the samples' `shape`. */
+export function checkWeights(
+  weights: GPUArray | undefined,
+  shape: readonly number[],
+  what: string,
+): GPUArray | undefined {
+  if (weights === undefined) return undefined;
+  checkArray(weights, `${what} with weights`);
+  if (weights.shape.length !== shape.length || weights.shape.some((e, k) => e !== shape[k])) {
+    throw new RangeError(
+      `Cannot ${what} with weights of shape ${showShape(weights.shape)}: they must have the samples' shape ${
+        showShape(shape)
+      }`,
+    );
+  }
+  return weights;
+}
+
+/**
+ * Options of {@link bincount}.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const options: ga.BincountOptions = { minlength: 10 };
+ * ```
+ */
+export interface BincountOptions {
+  /** A weight per element: each bin sums its elements' weights (float64) instead of counting them. */
+  readonly weights?: GPUArray;
+  /** The least length of the result (default 0). */
+  readonly minlength?: number;
+}
+
+/**
+ * How many times each value `0, 1, ..., max(x)` occurs in the 1-D non-negative integer array `x`
+ * (NumPy's `bincount`): int64 counts, or float64 sums of `weights`, of length `max(x) + 1` (at least
+ * `minlength`).
+ *
+ * @throws {RangeError} for a negative element, an array that is not 1-D, weights of another shape or
+ * a negative `minlength`.
+ * @throws {TypeError} for a float array.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const x = ga.asarray([0, 1, 1, 3], "int32");
+ * console.log(ga.bincount(x).get()); // BigInt64Array [1n, 2n, 0n, 1n]
+ * const w = ga.bincount(x, { weights: ga.asarray([0.5, 1, 1, 2]), minlength: 6 }); // [0.5, 2, 0, 2, 0, 0]
+ * ```
+ */
+export function bincount(x: GPUArray, options?: BincountOptions): GPUArray;
+/** `bincount(x, weights, minlength)`, NumPy's positions. */
+export function bincount(
+  x: GPUArray,
+  weights: GPUArray | undefined,
+  minlength?: number | Omit<BincountOptions, "weights" | "minlength">,
+  options?: Omit<BincountOptions, "weights" | "minlength">,
+): GPUArray;
+export function bincount(x: GPUArray, ...args: unknown[]): GPUArray {
+  const what = "bincount";
+  checkArray(x, "bincount");
+  const options = optionsOf<BincountOptions>(
+    what,
+    args,
+    [
+      { name: "weights", takes: (v) => v instanceof GPUArray, what: "the weights (a GPUArray)" },
+      numberSlot("minlength"),
+    ],
+    ["weights", "minlength"],
+    "{ minlength: 10 }",
+  );
+  if (DTYPES[x.dtype].kind === "float") {
+    throw new TypeError(`Cannot bincount a ${x.dtype} array: give non-negative integers (astype("int64"))`);
+  }
+  if (x.ndim !== 1) {
+    throw new RangeError(
+      `Cannot bincount an array of shape ${showShape(x.shape)}: give a 1-D array (ravel() it)`,
+    );
+  }
+  const minlength = options.minlength ?? 0;
+  if (!Number.isInteger(minlength) || minlength < 0) {
+    throw new RangeError(`Cannot bincount with minlength ${minlength}: give a non-negative integer`);
+  }
+  const weights = checkWeights(options.weights, x.shape, what);
+  let length = minlength;
+  if (x.size > 0) {
+    if (Number(min(x)) < 0) {
+      throw new RangeError("Cannot bincount an array with negative elements: they have no bin");
+    }
+    length = Math.max(length, Number(max(x)) + 1);
+  }
+  return countIndices(x, weights, length, what);
 }

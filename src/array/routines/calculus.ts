@@ -10,6 +10,7 @@ import { type DType, DTYPES } from "../../kernel/dtype.ts";
 import { GPUArray } from "../core/gpuarray.ts";
 import { normalizeAxes, normalizeAxis, showShape } from "../core/layout.ts";
 import { checkOptions } from "../../kernel/options.ts";
+import { AXIS, numberSlot, optionsOf } from "../core/axis_args.ts";
 import { sum } from "../ops/reductions.ts";
 import { diff } from "../ops/scan.ts";
 import { assign, astype } from "../ops/assign.ts";
@@ -30,6 +31,8 @@ const isFloat = (d: DType) => DTYPES[d].kind === "float";
  * ```
  */
 export interface TrapezoidOptions {
+  /** The samples' coordinates (also by position): 1-D of the axis's length, or `y`'s shape. */
+  readonly x?: GPUArray;
   /** The spacing of the samples where no `x` is given (default 1). */
   readonly dx?: number;
   /** The axis to integrate along (default -1, the last). */
@@ -50,21 +53,32 @@ export interface TrapezoidOptions {
  * const rows = ga.trapezoid(ga.ones([2, 5]), { dx: 0.25 }); // [1, 1]
  * ```
  */
+export function trapezoid(y: GPUArray, options?: TrapezoidOptions): GPUArray | number;
+/** `trapezoid(y, x, dx, axis)`, NumPy's positions, then the other options. */
 export function trapezoid(
   y: GPUArray,
-  x?: GPUArray | TrapezoidOptions,
+  x: GPUArray | undefined,
+  dx?: number | TrapezoidOptions,
+  axis?: number | TrapezoidOptions,
   options?: TrapezoidOptions,
-): GPUArray | number {
-  if (x !== undefined && !(x instanceof GPUArray)) {
-    if (options !== undefined) throw new TypeError("Cannot trapezoid with two options objects: give one");
-    options = x;
-    x = undefined;
-  }
+): GPUArray | number;
+export function trapezoid(y: GPUArray, ...args: unknown[]): GPUArray | number {
   checkArray(y, "trapezoid");
-  checkOptions(options, "trapezoid", "{ dx: 0.5 }", ["dx", "axis"]);
-  const ax = normalizeAxis(options?.axis ?? -1, y.ndim, "trapezoid");
+  const options = optionsOf<TrapezoidOptions>(
+    "trapezoid",
+    args,
+    [
+      { name: "x", takes: (v) => v instanceof GPUArray, what: "the coordinates (a GPUArray)" },
+      numberSlot("dx"),
+      AXIS,
+    ],
+    ["x", "dx", "axis"],
+    "{ dx: 0.5 }",
+  );
+  const x = options.x;
+  const ax = normalizeAxis(options.axis ?? -1, y.ndim, "trapezoid");
   const n = y.shape[ax]!;
-  let d: GPUArray | number = options?.dx ?? 1;
+  let d: GPUArray | number = options.dx ?? 1;
   if (x !== undefined) {
     checkArray(x, "trapezoid with coordinates");
     if (x.ndim === 1 && x.size === n) {

@@ -319,21 +319,22 @@ export function onesLike(like: GPUArray, dtype?: unknown): GPUArray {
  * const c: ga.GPUArray<ga.ArangeDType> = ga.arange(n); // int32 at run time
  * ```
  */
-export type ArangeDType<A extends readonly unknown[] = number[]> = "float" extends ArgumentKind<A[number]>
-  ? "float32"
-  : "unknown" extends ArgumentKind<A[number]> ? "int32" | "int64" | "float32"
-  : "int32";
-
-/** What the type of one of arange's numbers says of it: an integer that fits int32, a fraction, or unknown. */
-type ArgumentKind<N> = N extends undefined ? "int"
-  : N extends number ? number extends N ? "unknown"
-    : `${N}` extends `${bigint}` ? (Long<`${N}`> extends true ? "unknown" : "int")
-    : "float"
-  : "unknown";
-/** Whether `S` has 10 characters or more. */
-type Long<S extends string, Seen extends 0[] = []> = Seen["length"] extends 10 ? true
-  : S extends `${infer _First}${infer Rest}` ? Long<Rest, [...Seen, 0]>
-  : false;
+export type ArangeDType<A extends readonly unknown[] = number[]> =
+  // What the type of each number says of it: "int" for an integer literal of up to 9 characters (or
+  // undefined, a stop left out), "float" for a fractional literal, "unknown" for a `number`.
+  (A[number] extends infer N ? N extends undefined ? "int"
+    : N extends number ? number extends N ? "unknown"
+      : `${N}` extends `${bigint}`
+        ? (`${N}` extends
+          `${infer _0}${infer _1}${infer _2}${infer _3}${infer _4}${infer _5}${infer _6}${infer _7}${infer _8}${infer _9}${infer _10}`
+          ? "unknown"
+          : "int")
+      : "float"
+    : "unknown"
+    : never) extends infer K ? "float" extends K ? "float32"
+    : "unknown" extends K ? "int32" | "int64" | "float32"
+    : "int32"
+    : never;
 
 /**
  * Options of {@link arange}: NumPy's keywords after the first argument.

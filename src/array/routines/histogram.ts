@@ -1,6 +1,6 @@
 /**
- * Counting into bins, NumPy style: `histogram`, `histogram2d`, `bincount` and `digitize`. The edges,
- * ranges and checks are here; the counting is one kernel (`binning.ts`). Bin `i` holds
+ * Counting into bins, NumPy style: `histogram`, `histogram2d` and `digitize`. The edges, ranges and
+ * checks are here; the counting is one kernel (`binning.ts`, with `bincount`). Bin `i` holds
  * `edges[i] <= x < edges[i + 1]`, the last bin also its right edge.
  *
  * @module
@@ -11,14 +11,14 @@ import type { Backend } from "../../device/backend.ts";
 import { GPUArray } from "../core/gpuarray.ts";
 import { showShape } from "../core/layout.ts";
 import { resultType } from "../core/dtypes.ts";
-import { numberSlot, optionsOf, type Slot } from "../core/axis_args.ts";
+import { optionsOf, type Slot } from "../core/axis_args.ts";
 import { astype } from "../ops/assign.ts";
 import { flip, slice } from "../ops/views.ts";
 import { all, any, max, min, sum } from "../ops/reductions.ts";
 import { div, ge, gt, le, mul, sub } from "../api/elementwise.ts";
 import { searchsorted } from "./search.ts";
 import { checkArray } from "../ops/sorting.ts";
-import { binCounts, countIndices, sumType } from "./binning.ts";
+import { binCounts, checkWeights, sumType } from "./binning.ts";
 
 const kindOf = (d: DType) => DTYPES[d].kind;
 const isFloat = (d: DType) => kindOf(d) === "float";
@@ -159,23 +159,6 @@ function checkSamples(a: unknown, what: string): GPUArray {
     throw new TypeError(`Cannot ${what} a bool array: convert it with astype("int8") first`);
   }
   return x;
-}
-
-function checkWeights(
-  weights: GPUArray | undefined,
-  shape: readonly number[],
-  what: string,
-): GPUArray | undefined {
-  if (weights === undefined) return undefined;
-  checkArray(weights, `${what} with weights`);
-  if (weights.shape.length !== shape.length || weights.shape.some((e, k) => e !== shape[k])) {
-    throw new RangeError(
-      `Cannot ${what} with weights of shape ${showShape(weights.shape)}: they must have the samples' shape ${
-        showShape(shape)
-      }`,
-    );
-  }
-  return weights;
 }
 
 /** NumPy's second position of `histogram`: the bins. */
@@ -380,82 +363,6 @@ function widthsOf(e: GPUArray): GPUArray {
   using hi = slice(e, [1, null]), lo = slice(e, [null, -1]);
   using w = sub(hi, lo);
   return astype(w, "float64");
-}
-
-/**
- * Options of {@link bincount}.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const options: ga.BincountOptions = { minlength: 10 };
- * ```
- */
-export interface BincountOptions {
-  /** A weight per element: each bin sums its elements' weights (float64) instead of counting them. */
-  readonly weights?: GPUArray;
-  /** The least length of the result (default 0). */
-  readonly minlength?: number;
-}
-
-/**
- * How many times each value `0, 1, ..., max(x)` occurs in the 1-D non-negative integer array `x`
- * (NumPy's `bincount`): int64 counts, or float64 sums of `weights`, of length `max(x) + 1` (at least
- * `minlength`).
- *
- * @throws {RangeError} for a negative element, an array that is not 1-D, weights of another shape or
- * a negative `minlength`.
- * @throws {TypeError} for a float array.
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const x = ga.asarray([0, 1, 1, 3], "int32");
- * console.log(ga.bincount(x).get()); // BigInt64Array [1n, 2n, 0n, 1n]
- * const w = ga.bincount(x, { weights: ga.asarray([0.5, 1, 1, 2]), minlength: 6 }); // [0.5, 2, 0, 2, 0, 0]
- * ```
- */
-export function bincount(x: GPUArray, options?: BincountOptions): GPUArray;
-/** `bincount(x, weights, minlength)`, NumPy's positions. */
-export function bincount(
-  x: GPUArray,
-  weights: GPUArray | undefined,
-  minlength?: number | Omit<BincountOptions, "weights" | "minlength">,
-  options?: Omit<BincountOptions, "weights" | "minlength">,
-): GPUArray;
-export function bincount(x: GPUArray, ...args: unknown[]): GPUArray {
-  const what = "bincount";
-  checkArray(x, "bincount");
-  const options = optionsOf<BincountOptions>(
-    what,
-    args,
-    [
-      { name: "weights", takes: (v) => v instanceof GPUArray, what: "the weights (a GPUArray)" },
-      numberSlot("minlength"),
-    ],
-    ["weights", "minlength"],
-    "{ minlength: 10 }",
-  );
-  if (kindOf(x.dtype) === "float") {
-    throw new TypeError(`Cannot bincount a ${x.dtype} array: give non-negative integers (astype("int64"))`);
-  }
-  if (x.ndim !== 1) {
-    throw new RangeError(
-      `Cannot bincount an array of shape ${showShape(x.shape)}: give a 1-D array (ravel() it)`,
-    );
-  }
-  const minlength = options.minlength ?? 0;
-  if (!Number.isInteger(minlength) || minlength < 0) {
-    throw new RangeError(`Cannot bincount with minlength ${minlength}: give a non-negative integer`);
-  }
-  const weights = checkWeights(options.weights, x.shape, what);
-  let length = minlength;
-  if (x.size > 0) {
-    if (Number(min(x)) < 0) {
-      throw new RangeError("Cannot bincount an array with negative elements: they have no bin");
-    }
-    length = Math.max(length, Number(max(x)) + 1);
-  }
-  return countIndices(x, weights, length, what);
 }
 
 /**

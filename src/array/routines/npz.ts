@@ -8,6 +8,7 @@
 
 import { type NpzMember, readNpz, writeNpz } from "../../kernel/npz.ts";
 import { GPUArray } from "../core/gpuarray.ts";
+import { describe } from "../core/describe.ts";
 import { toGpu } from "./creation.ts";
 
 /** The arrays of a `.npz` file by name, as `ga.load("file.npz")` returns them. */
@@ -17,14 +18,14 @@ export type NpzArrays = Record<string, GPUArray>;
 function npzPath(path: string | URL, what: string): string | URL {
   if (typeof path === "string") return path.endsWith(".npz") ? path : `${path}.npz`;
   if (path instanceof URL) return path;
-  throw new TypeError(`Cannot ${what} to ${String(path)}: pass a file path (a string or a URL)`);
+  throw new TypeError(`Cannot ${what} to ${describe(path)}: pass a file path (a string or a URL)`);
 }
 
 /** The arrays to write, by name: an object's, or `arr_0`, `arr_1`, ... for a list (NumPy's names). */
 function members(arrays: unknown, what: string): Record<string, NpzMember> {
   if (typeof arrays !== "object" || arrays === null || arrays instanceof GPUArray) {
     throw new TypeError(
-      `Cannot ${what} ${arrays instanceof GPUArray ? "one bare array" : String(arrays)}: ` +
+      `Cannot ${what} ${arrays instanceof GPUArray ? "one bare array" : describe(arrays)}: ` +
         "pass the arrays by name, as { x, y }, or in a list",
     );
   }

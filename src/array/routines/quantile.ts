@@ -57,22 +57,6 @@ export interface QuantileOptions {
 }
 
 /**
- * Options of {@link median} and {@link nanmedian}.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const options: ga.MedianOptions = { axis: 1, keepdims: true };
- * ```
- */
-export interface MedianOptions {
-  /** The axis (a number) or axes (a list); absent: the flattened array. Also by position. */
-  readonly axis?: AxisArg;
-  /** Keep the reduced axes with extent 1. */
-  readonly keepdims?: boolean;
-}
-
-/**
  * A quantile on the host: a number, or a bigint where a 64-bit integer array gives one of its own
  * elements (`lower`, `higher`, `nearest`).
  *
@@ -155,7 +139,10 @@ function lerp(a: GPUArray, b: GPUArray, t: number | GPUArray, wide: boolean): GP
 function checkQ(q: unknown, scale: number, what: string): number[] {
   const list = typeof q === "number" ? [q] : Array.isArray(q) ? q : undefined;
   if (list === undefined || list.some((v) => typeof v !== "number")) {
-    throw new TypeError(`Cannot ${what} with q ${String(q)}: give a number or a list of numbers`);
+    const shown = typeof q === "object" && q !== null && !Array.isArray(q)
+      ? "an object"
+      : JSON.stringify(q) ?? String(q);
+    throw new TypeError(`Cannot ${what} with q ${shown}: give a number or a list of numbers`);
   }
   return list.map((v: number) => {
     if (!(v >= 0 && v <= scale)) {
@@ -174,7 +161,7 @@ function optionsFor(what: string, args: readonly unknown[]): QuantileOptions {
 }
 
 /** `r` as the caller gets it: a host value for one quantile of the whole array, else the array. */
-function finish(r: GPUArray, lead: number, rows: Along, keepdims: boolean, scalar: boolean): unknown {
+export function finish(r: GPUArray, lead: number, rows: Along, keepdims: boolean, scalar: boolean): unknown {
   if (rows.whole && !keepdims && scalar) {
     using one = r;
     const v = one.item();
@@ -397,107 +384,9 @@ export function nanpercentile(a: GPUArray, q: number | readonly number[], ...arg
   return quantileOf(a, q, args, 100, true, "nanpercentile");
 }
 
-/** The mean of the two middle elements `lo` and `hi` (one element twice for an odd row), as NumPy's `mean` of them. */
-function middle(lo: GPUArray, hi: GPUArray, same: GPUArray | boolean): GPUArray {
-  const out: DType = isFloat(lo.dtype) ? lo.dtype : "float64";
-  if (same === true) return astype(lo, out);
-  const dtype: DType = lo.dtype === "float16" || lo.dtype === "bfloat16" ? "float32" : out;
-  using x = astype(lo, dtype), y = astype(hi, dtype);
-  using total = add(x, y);
-  using mean = mul(total, 0.5);
-  if (same === false) return astype(mean, out);
-  using chosen = where(same, x, mean);
-  return astype(chosen, out);
-}
-
 /** `r` (freed) with NaN in the rows where `bad` holds; `r` itself where there is no `bad`. */
-function withNan(r: GPUArray, bad: GPUArray | undefined): GPUArray {
+export function withNan(r: GPUArray, bad: GPUArray | undefined): GPUArray {
   if (bad === undefined) return r;
   using owned = r;
   return where(bad, NaN, owned);
-}
-
-function medianOf(a: GPUArray, args: readonly unknown[], nan: boolean): unknown {
-  const what = nan ? "nanmedian" : "median";
-  checkArray(a, `take the ${what} of`);
-  const o = optionsOf<MedianOptions>(what, args, [AXES], ["axis", "keepdims"], "{ axis: 0 }");
-  const keepdims = o.keepdims === true;
-  const rows = along(a, o.axis, what);
-  const { x, ax } = rows;
-  const n = x.shape[ax]!;
-  const rowShape = x.shape.filter((_, d) => d !== ax);
-  let r: GPUArray;
-  if (n === 0) r = fill(new GPUArray(a.backend, rowShape, isFloat(a.dtype) ? a.dtype : "float64"), NaN);
-  else {
-    using s = sort(x, ax);
-    if (nan && isFloat(a.dtype)) {
-      using ok = logicalNot(isnan(x));
-      using count = countNonzero(ok, ax);
-      using none = eq(count, 0);
-      using c = maximum(count, 1), top = sub(c, 1);
-      using half = floorDivide2(top);
-      using hiIdx = sub(top, half);
-      using lo = pickEach(s, ax, half, what), hi = pickEach(s, ax, hiIdx, what);
-      using same = eq(half, hiIdx);
-      using m = middle(lo, hi, same);
-      r = where(none, NaN, m);
-    } else {
-      using lo = pick(s, ax, Math.floor((n - 1) / 2)), hi = pick(s, ax, Math.ceil((n - 1) / 2));
-      using last = isFloat(a.dtype) ? pick(s, ax, n - 1) : undefined;
-      using bad = last === undefined ? undefined : isnan(last);
-      r = withNan(middle(lo, hi, n % 2 === 1), bad);
-    }
-  }
-  if (x !== a) x.free();
-  return finish(r, 0, rows, keepdims, true);
-}
-
-/** `floor(x / 2)` of a non-negative int64 array. */
-function floorDivide2(x: GPUArray): GPUArray {
-  using f = astype(x, "float64");
-  using h = mul(f, 0.5);
-  using fl = floor(h);
-  return astype(fl, "int64");
-}
-
-/**
- * The median of `a` (NumPy's `median`): along an axis or axes (by position or `{ axis }`), or of the
- * flattened array as a host number. The mean of the two middle elements of an even row; a row with a
- * NaN gives NaN; an empty one NaN. Floats keep their dtype, integers give float64.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const x = ga.asarray([[10, 7, 4], [3, 2, 1]]);
- * console.log(ga.median(x)); // 3.5
- * console.log(ga.median(x, 0).get()); // Float32Array [6.5, 4.5, 2.5]
- * ```
- */
-export function median<O extends MedianOptions = Record<never, never>>(
-  a: GPUArray,
-  options?: O,
-): O extends { axis: AxisArg } | { keepdims: true } ? GPUArray : number;
-/** `median` along an axis given by position: an array. */
-export function median(a: GPUArray, axis: AxisArg, options?: AfterAxis<MedianOptions>): GPUArray;
-export function median(a: GPUArray, ...args: unknown[]): unknown {
-  return medianOf(a, args, false);
-}
-
-/**
- * {@link median} with NaNs skipped (NumPy's `nanmedian`): a row of NaNs only gives NaN.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * console.log(ga.nanmedian(ga.asarray([NaN, 4, 1, 2]))); // 2
- * ```
- */
-export function nanmedian<O extends MedianOptions = Record<never, never>>(
-  a: GPUArray,
-  options?: O,
-): O extends { axis: AxisArg } | { keepdims: true } ? GPUArray : number;
-/** `nanmedian` along an axis given by position: an array. */
-export function nanmedian(a: GPUArray, axis: AxisArg, options?: AfterAxis<MedianOptions>): GPUArray;
-export function nanmedian(a: GPUArray, ...args: unknown[]): unknown {
-  return medianOf(a, args, true);
 }

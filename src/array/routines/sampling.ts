@@ -11,6 +11,7 @@
 
 import { activeBackend } from "../../device/active.ts";
 import { GPUArray } from "../core/gpuarray.ts";
+import { describe } from "../core/describe.ts";
 import { checkShape, normalizeAxis, type Shape, showShape } from "../core/layout.ts";
 import { add, div } from "../api/elementwise.ts";
 import { assign } from "../ops/assign.ts";
@@ -48,7 +49,9 @@ export function permutationIndices(state: PhiloxState, n: number): GPUArray<"int
 function population(a: unknown, what: string): { n: number; array?: GPUArray } {
   if (a instanceof GPUArray) return { n: 0, array: a };
   if (typeof a !== "number" || !Number.isSafeInteger(a) || a < 0) {
-    throw new RangeError(`Cannot ${what} ${String(a)}: pass a GPUArray or a count, an integer of 0 or more`);
+    throw new RangeError(
+      `Cannot ${what} ${describe(a)}: pass a GPUArray or a count, an integer of 0 or more`,
+    );
   }
   return { n: a };
 }
@@ -59,7 +62,7 @@ function along(a: GPUArray, axis: unknown, what: string): { axis: number; extent
     throw new RangeError(`Cannot ${what} a 0-d array: pass an array of at least one dimension, or a count`);
   }
   if (axis !== undefined && typeof axis !== "number") {
-    throw new TypeError(`Cannot ${what} along axis ${String(axis)}: pass a number`);
+    throw new TypeError(`Cannot ${what} along axis ${describe(axis)}: pass a number`);
   }
   const ax = normalizeAxis(axis ?? 0, a.ndim, what);
   return { axis: ax, extent: a.shape[ax]! };
@@ -192,7 +195,7 @@ export function choice(
   const dims = checkShape(shape);
   const replace = options?.replace ?? true;
   if (typeof replace !== "boolean") {
-    throw new TypeError(`Cannot choose with replace = ${String(replace)}: pass a boolean`);
+    throw new TypeError(`Cannot choose with replace = ${describe(replace)}: pass a boolean`);
   }
   let axis = 0, n = count;
   if (array !== undefined) ({ axis, extent: n } = along(array, options?.axis, "choose from"));

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { describe } from "../core/describe.ts";
+
 /**
  * The 64-bit key of `seed` (a number or a bigint); without one, 64 bits from `crypto.getRandomValues`.
  * `what` names the numbers in messages ("uniform").
@@ -18,12 +20,12 @@ export function seedOf(seed: unknown, what: string): bigint {
     return (BigInt(words[1]!) << 32n) | BigInt(words[0]!);
   }
   if (typeof seed !== "number" && typeof seed !== "bigint") {
-    throw new TypeError(`Cannot draw ${what} numbers with seed ${String(seed)}: pass a number or a bigint`);
+    throw new TypeError(`Cannot draw ${what} numbers with seed ${describe(seed)}: pass a number or a bigint`);
   }
   const value = typeof seed === "number" && Number.isSafeInteger(seed) ? BigInt(seed) : seed;
   if (typeof value !== "bigint" || value < 0n || value >= 2n ** 64n) {
     throw new RangeError(
-      `Cannot draw ${what} numbers with seed ${String(seed)}: pass an integer from 0 to 2^64 - 1`,
+      `Cannot draw ${what} numbers with seed ${describe(seed)}: pass an integer from 0 to 2^64 - 1`,
     );
   }
   return value;

@@ -1,26 +1,20 @@
 /**
- * Rearranging and building arrays, NumPy style: `roll`, `rot90`, `fliplr`, `flipud` (views where
- * NumPy gives views), `cross`, `kron`, `indices`, `triuIndices`, `trilIndices`, and `partition` /
- * `argpartition` (a full sort along the axis, which satisfies a partition's promise).
+ * Rearranging and combining arrays, NumPy style: `roll`, `rot90`, `fliplr`, `flipud` (views where
+ * NumPy gives views), `cross` and `kron`.
  *
  * @module
  */
 
 import type { DType } from "../../kernel/dtype.ts";
-import { activeBackend } from "../../device/active.ts";
 import { GPUArray } from "../core/gpuarray.ts";
 import { normalizeAxis, showShape } from "../core/layout.ts";
 import type { SliceSpec } from "../core/slicing.ts";
-import { checkOptions } from "../../kernel/options.ts";
+import { AXES, type AxesOptions, type AxisArg, numberSlot, optionsOf } from "../core/axis_args.ts";
 import { assign } from "../ops/assign.ts";
-import { flip, moveaxis, ravel, reshape, slice, transpose } from "../ops/views.ts";
-import { argsort, sort } from "../ops/sorting.ts";
-import { mul, neg, sub } from "../api/elementwise.ts";
-import { arange } from "./creation.ts";
-import { tri } from "./matrices.ts";
-import { nonzero } from "./compact.ts";
-import { stack } from "./join.ts";
 import { checkArray } from "../ops/sorting.ts";
+import { flip, moveaxis, ravel, reshape, slice, transpose } from "../ops/views.ts";
+import { mul, neg, sub } from "../api/elementwise.ts";
+import { stack } from "./join.ts";
 
 /**
  * `a`'s elements shifted by `shift` places along `axis` (NumPy's `roll`), those pushed off one end
@@ -39,12 +33,16 @@ import { checkArray } from "../ops/sorting.ts";
 export function roll<D extends DType>(
   a: GPUArray<D>,
   shift: number | readonly number[],
-  axis?: number | readonly number[],
+  axis?: AxisArg | AxesOptions,
 ): GPUArray<D> {
   checkArray(a, "roll");
-  const shifts = typeof shift === "number" ? [shift] : [...shift];
+  axis = optionsOf<AxesOptions>("roll", [axis], [AXES], ["axis"], "{ axis: 0 }").axis;
+  const shifts = typeof shift === "number" ? [shift] : Array.isArray(shift) ? [...shift] : [NaN];
   if (shifts.some((s) => !Number.isInteger(s))) {
-    throw new TypeError(`Cannot roll by ${String(shift)}: give an integer or a list of integers`);
+    const shown = typeof shift === "object" && shift !== null && !Array.isArray(shift)
+      ? "an object"
+      : JSON.stringify(shift) ?? String(shift);
+    throw new TypeError(`Cannot roll by ${shown}: give an integer or a list of integers`);
   }
   if (axis === undefined) {
     if (shifts.length !== 1) {
@@ -85,6 +83,22 @@ export function roll<D extends DType>(
 }
 
 /**
+ * Options of {@link rot90}.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const options: ga.Rot90Options = { k: 2, axes: [1, 2] };
+ * ```
+ */
+export interface Rot90Options {
+  /** How many quarter turns (default 1; negative turns the other way). Also by position. */
+  readonly k?: number;
+  /** The plane, two distinct axes (default `[0, 1]`): the turn goes from the first towards the second. */
+  readonly axes?: readonly [number, number];
+}
+
+/**
  * `m` rotated by 90° `k` times in the plane of two axes (NumPy's `rot90`), from the first axis towards
  * the second: a view.
  *
@@ -99,10 +113,26 @@ export function roll<D extends DType>(
  */
 export function rot90<D extends DType>(
   m: GPUArray<D>,
-  k = 1,
-  axes: readonly [number, number] = [0, 1],
-): GPUArray<D> {
+  k?: number | Rot90Options,
+  axes?: readonly [number, number] | Rot90Options,
+): GPUArray<D>;
+/** `rot90(m, k, axes, {})`: every argument by position. */
+export function rot90<D extends DType>(
+  m: GPUArray<D>,
+  k: number | undefined,
+  axes: readonly [number, number] | undefined,
+  options?: Rot90Options,
+): GPUArray<D>;
+export function rot90<D extends DType>(m: GPUArray<D>, ...args: unknown[]): GPUArray<D> {
   checkArray(m, "rot90");
+  const o = optionsOf<Rot90Options>(
+    "rot90",
+    args,
+    [numberSlot("k"), { name: "axes", takes: (v) => Array.isArray(v), what: "the axes (a list of two)" }],
+    ["k", "axes"],
+    "{ k: 2, axes: [1, 2] }",
+  );
+  const k = o.k ?? 1, axes = o.axes ?? [0, 1];
   if (!Number.isInteger(k)) throw new TypeError(`Cannot rot90 ${k} times: give an integer`);
   if (axes.length !== 2) throw new RangeError(`Cannot rot90 in the plane of ${axes.length} axes: give two`);
   const [p, q] = axes.map((x) => normalizeAxis(x, m.ndim, "rot90"));
@@ -194,12 +224,28 @@ export interface CrossOptions {
  * const z = ga.cross(ga.asarray([1, 2]), ga.asarray([4, 5])); // -3, a 0-d array
  * ```
  */
-export function cross(a: GPUArray, b: GPUArray, options?: CrossOptions): GPUArray {
+export function cross(a: GPUArray, b: GPUArray, options?: CrossOptions): GPUArray;
+/** `cross(a, b, axisa, axisb, axisc)`, NumPy's positions, then `{ axis }`. */
+export function cross(
+  a: GPUArray,
+  b: GPUArray,
+  axisa: number | undefined,
+  axisb?: number | CrossOptions,
+  axisc?: number | CrossOptions,
+  options?: CrossOptions,
+): GPUArray;
+export function cross(a: GPUArray, b: GPUArray, ...args: unknown[]): GPUArray {
   checkArray(a, "cross");
   checkArray(b, "cross with");
-  checkOptions(options, "cross", "{ axis: 0 }", ["axisa", "axisb", "axisc", "axis"]);
-  const axisa = options?.axis ?? options?.axisa ?? -1, axisb = options?.axis ?? options?.axisb ?? -1;
-  const axisc = options?.axis ?? options?.axisc ?? -1;
+  const options = optionsOf<CrossOptions>(
+    "cross",
+    args,
+    [numberSlot("axisa"), numberSlot("axisb"), numberSlot("axisc")],
+    ["axisa", "axisb", "axisc", "axis"],
+    "{ axis: 0 }",
+  );
+  const axisa = options.axis ?? options.axisa ?? -1, axisb = options.axis ?? options.axisb ?? -1;
+  const axisc = options.axis ?? options.axisc ?? -1;
   if (a.ndim === 0 || b.ndim === 0) throw new RangeError("Cannot cross 0-d arrays: give arrays of vectors");
   using u = moveaxis(a, normalizeAxis(axisa, a.ndim, "cross"), -1);
   using v = moveaxis(b, normalizeAxis(axisb, b.ndim, "cross"), -1);
@@ -253,163 +299,4 @@ export function kron(a: GPUArray, b: GPUArray): GPUArray {
   using x = reshape(a, as.flatMap((e) => [e, 1])), y = reshape(b, bs.flatMap((e) => [1, e]));
   using product = mul(x, y);
   return reshape(product, as.map((e, k) => e * bs[k]!));
-}
-
-/**
- * Options of {@link indices}.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const options: ga.IndicesOptions = { dtype: "int32", sparse: true };
- * ```
- */
-export interface IndicesOptions {
-  /** The dtype of the indices (default int64). */
-  readonly dtype?: DType;
-  /** Give one array per axis, of extent 1 along the others, instead of one array of them all. */
-  readonly sparse?: boolean;
-}
-
-/**
- * The index along each axis of every position of a grid of shape `dimensions` (NumPy's `indices`):
- * an array of shape `[dimensions.length, ...dimensions]` whose `i`-th row holds the index along axis
- * `i`; with `sparse`, one array per axis that broadcasts to the grid.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * console.log(ga.indices([2, 3]).get()); // BigInt64Array [0n, 0n, 0n, 1n, 1n, 1n, 0n, 1n, 2n, 0n, 1n, 2n]
- * const [r, c] = ga.indices([2, 3], { sparse: true }); // shapes [2, 1] and [1, 3]
- * ```
- */
-export function indices(
-  dimensions: readonly number[],
-  options?: IndicesOptions & { sparse?: false },
-): GPUArray;
-/** `indices` with `sparse: true`: one array per axis. */
-export function indices(
-  dimensions: readonly number[],
-  options: IndicesOptions & { sparse: true },
-): GPUArray[];
-export function indices(dimensions: readonly number[], options?: IndicesOptions): GPUArray | GPUArray[] {
-  checkOptions(options, "indices", '{ dtype: "int32" }', ["dtype", "sparse"]);
-  if (!Array.isArray(dimensions) || dimensions.some((d) => !Number.isInteger(d) || d < 0)) {
-    throw new RangeError(
-      `Cannot make indices of dimensions ${String(dimensions)}: give a list of extents (integers, 0 or more)`,
-    );
-  }
-  const dtype = options?.dtype ?? "int64";
-  const rows = dimensions.map((n, i) => {
-    using r = arange(n, dtype);
-    return reshape(r, dimensions.map((_, k) => (k === i ? n : 1)));
-  });
-  if (options?.sparse === true) return rows;
-  const out = new GPUArray(activeBackend(), [dimensions.length, ...dimensions], dtype);
-  rows.forEach((r, i) => {
-    using row = slice(out, i);
-    assign(row, r);
-    r.free();
-  });
-  return out;
-}
-
-function triangleIndices(
-  n: number,
-  k: number,
-  m: number | undefined,
-  upper: boolean,
-): [GPUArray<"int64">, GPUArray<"int64">] {
-  const what = upper ? "triuIndices" : "trilIndices";
-  if (!Number.isInteger(k)) throw new TypeError(`Cannot ${what} with k ${k}: give an integer`);
-  using mask = tri(n, m ?? n, upper ? k - 1 : k, "bool");
-  using keep = upper ? mask.logicalNot() : mask.copy();
-  const [r, c] = nonzero(keep);
-  return [r!, c!];
-}
-
-/**
- * The row and column indices of the upper triangle of an `n × m` matrix (NumPy's `triu_indices`): the
- * elements on and above diagonal `k` (0 the main one), in C order, two int64 arrays.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const [rows, cols] = ga.triuIndices(3);
- * console.log(rows.get(), cols.get()); // [0n, 0n, 0n, 1n, 1n, 2n] [0n, 1n, 2n, 1n, 2n, 2n]
- * ```
- */
-export function triuIndices(n: number, k = 0, m?: number): [GPUArray<"int64">, GPUArray<"int64">] {
-  return triangleIndices(n, k, m, true);
-}
-
-/**
- * The row and column indices of the lower triangle of an `n × m` matrix (NumPy's `tril_indices`): the
- * elements on and below diagonal `k`, in C order, two int64 arrays.
- *
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const [rows, cols] = ga.trilIndices(3, -1); // [1n, 2n, 2n] [0n, 0n, 1n]
- * ```
- */
-export function trilIndices(n: number, k = 0, m?: number): [GPUArray<"int64">, GPUArray<"int64">] {
-  return triangleIndices(n, k, m, false);
-}
-
-function checkKth(a: GPUArray, kth: number | readonly number[], axis: number | null, what: string): void {
-  const n = axis === null ? a.size : a.shape[normalizeAxis(axis, a.ndim, what)]!;
-  for (const k of typeof kth === "number" ? [kth] : kth) {
-    if (!Number.isInteger(k) || k < -n || k >= n) {
-      throw new RangeError(
-        `Cannot ${what} with kth ${k}: it is out of range for ${n} elements (use ${-n} to ${n - 1})`,
-      );
-    }
-  }
-}
-
-/**
- * `a` partitioned along `axis` (default -1; null: flattened) around each index of `kth` (NumPy's
- * `partition`): the element at `kth` is the one a sort would put there, those before it are no
- * larger, those after no smaller. Here the whole row is sorted, which keeps that promise for every
- * `kth` at once. NaN goes last.
- *
- * @throws {RangeError} for a `kth` out of range.
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const p = ga.partition(ga.asarray([3, 4, 2, 1]), 2);
- * console.log(p.item(2)); // 3
- * ```
- */
-export function partition<D extends DType>(
-  a: GPUArray<D>,
-  kth: number | readonly number[],
-  axis: number | null = -1,
-): GPUArray<D> {
-  checkArray(a, "partition");
-  checkKth(a, kth, axis, "partition");
-  return sort(a, axis);
-}
-
-/**
- * The indices that partition `a` along `axis` around `kth` (NumPy's `argpartition`), int64: the
- * indices of a stable sort, which keep {@link partition}'s promise for every `kth`.
- *
- * @throws {RangeError} for a `kth` out of range.
- * @example
- * ```ts
- * import * as ga from "@cudeno/cudeno/array";
- * const i = ga.argpartition(ga.asarray([3, 4, 2, 1]), 1);
- * console.log(i.item(1)); // 2n
- * ```
- */
-export function argpartition(
-  a: GPUArray,
-  kth: number | readonly number[],
-  axis: number | null = -1,
-): GPUArray<"int64"> {
-  checkArray(a, "argpartition");
-  checkKth(a, kth, axis, "argpartition");
-  return argsort(a, axis) as GPUArray<"int64">;
 }

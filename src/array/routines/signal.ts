@@ -13,7 +13,7 @@ import { targetOf } from "../../codegen/targets.ts";
 import { GPUArray } from "../core/gpuarray.ts";
 import { showShape } from "../core/layout.ts";
 import { resultType } from "../core/dtypes.ts";
-import { checkOptions } from "../../kernel/options.ts";
+import { numberSlot, optionsOf } from "../core/axis_args.ts";
 import { runLoop } from "../exec/loop.ts";
 import { astype } from "../ops/assign.ts";
 import { flip, slice } from "../ops/views.ts";
@@ -88,8 +88,29 @@ function correlated(a: GPUArray, v: GPUArray, start: number, length: number, wha
   return out;
 }
 
-function modeOf(mode: unknown, what: string): ConvolveMode {
-  const m = mode ?? "valid";
+/**
+ * Options of {@link correlate} and {@link convolve}.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const options: ga.ConvolveOptions = { mode: "same" };
+ * ```
+ */
+export interface ConvolveOptions {
+  /** The part to return (also by position). */
+  readonly mode?: ConvolveMode;
+}
+
+function modeOf(args: readonly unknown[], fallback: ConvolveMode, what: string): ConvolveMode {
+  const o = optionsOf<ConvolveOptions>(
+    what,
+    args,
+    [{ name: "mode", takes: (v) => typeof v === "string", what: 'the mode ("full", "same" or "valid")' }],
+    ["mode"],
+    '{ mode: "same" }',
+  );
+  const m = o.mode ?? fallback;
   if (!MODES.includes(m as ConvolveMode)) {
     throw new TypeError(`Cannot ${what} with mode ${JSON.stringify(m)}: use "full", "same" or "valid"`);
   }
@@ -117,10 +138,10 @@ function window(n: number, m: number, mode: ConvolveMode): [number, number] {
  * console.log(c.get()); // Float32Array [0.5, 2, 3.5, 3, 0]
  * ```
  */
-export function correlate(a: GPUArray, v: GPUArray, mode?: ConvolveMode): GPUArray {
+export function correlate(a: GPUArray, v: GPUArray, mode?: ConvolveMode | ConvolveOptions): GPUArray {
   const what = "correlate";
   const x = checkSignal(a, "a", what), y = checkSignal(v, "v", what);
-  const [start, length] = window(x.size, y.size, modeOf(mode, what));
+  const [start, length] = window(x.size, y.size, modeOf([mode], "valid", what));
   return correlated(x, y, start, length, what);
 }
 
@@ -137,11 +158,12 @@ export function correlate(a: GPUArray, v: GPUArray, mode?: ConvolveMode): GPUArr
  * console.log(ga.convolve(ga.asarray([1, 2, 3]), ga.asarray([0, 1, 0.5]), "valid").get()); // [2.5]
  * ```
  */
-export function convolve(a: GPUArray, v: GPUArray, mode: ConvolveMode = "full"): GPUArray {
+export function convolve(a: GPUArray, v: GPUArray, mode?: ConvolveMode | ConvolveOptions): GPUArray {
   const what = "convolve";
   let x = checkSignal(a, "a", what), y = checkSignal(v, "v", what);
+  const m = modeOf([mode], "full", what);
   if (y.size > x.size) [x, y] = [y, x];
-  const [start, length] = window(x.size, y.size, modeOf(mode, what));
+  const [start, length] = window(x.size, y.size, m);
   using reversed = flip(y);
   return correlated(x, reversed, start, length, what);
 }
@@ -179,17 +201,29 @@ export interface InterpOptions {
  * const y = ga.interp(ga.asarray([0]), xp, fp, { left: -1 }); // [-1]
  * ```
  */
+export function interp(x: GPUArray, xp: GPUArray, fp: GPUArray, options?: InterpOptions): GPUArray<"float64">;
+/** `interp(x, xp, fp, left, right, period)`, NumPy's positions. */
 export function interp(
   x: GPUArray,
   xp: GPUArray,
   fp: GPUArray,
+  left: number | undefined,
+  right?: number | InterpOptions,
+  period?: number | InterpOptions,
   options?: InterpOptions,
-): GPUArray<"float64"> {
+): GPUArray<"float64">;
+export function interp(x: GPUArray, xp: GPUArray, fp: GPUArray, ...args: unknown[]): GPUArray<"float64"> {
   const what = "interp";
   checkArray(x, what);
   checkArray(xp, `${what} at`);
   checkArray(fp, `${what} between`);
-  checkOptions(options, what, "{ left: 0, right: 0 }", ["left", "right", "period"]);
+  const options = optionsOf<InterpOptions>(
+    what,
+    args,
+    [numberSlot("left"), numberSlot("right"), numberSlot("period")],
+    ["left", "right", "period"],
+    "{ left: 0, right: 0 }",
+  );
   if (xp.ndim !== 1 || fp.ndim !== 1 || xp.size !== fp.size || xp.size === 0) {
     throw new RangeError(
       `Cannot ${what} with xp of shape ${showShape(xp.shape)} and fp of shape ${
@@ -197,7 +231,7 @@ export function interp(
       }: give two 1-D arrays of one length, not empty`,
     );
   }
-  const period = options?.period;
+  const period = options.period;
   if (period !== undefined) {
     if (period === 0 || !Number.isFinite(period)) {
       throw new RangeError(`Cannot ${what} with period ${period}: give a finite non-zero period`);
@@ -216,7 +250,7 @@ export function interp(
     return interpolate(xm, xe, fe, undefined, undefined);
   }
   using xp64 = astype(xp, "float64"), fp64 = astype(fp, "float64");
-  return interpolate(x, xp64, fp64, options?.left, options?.right);
+  return interpolate(x, xp64, fp64, options.left, options.right);
 }
 
 function interpolate(

@@ -1,0 +1,75 @@
+/**
+ * Reading an array's elements to the host: `get()` and `getAsync()`, into a new typed array or one
+ * the caller reuses.
+ *
+ * @module
+ */
+
+import { type DType, DTYPES, type HostArrayOf } from "../../kernel/dtype.ts";
+import type { GPUArray } from "./gpuarray.ts";
+import { showShape } from "./layout.ts";
+
+/** The error for `get(i)`: get() copies the whole array and takes no index. */
+function wholeOnly(a: GPUArray, call: string, given: unknown): never {
+  throw new TypeError(
+    `Cannot ${call}(${String(given)}) an array of shape ${
+      showShape(a.shape)
+    }: ${call}() copies the whole array and takes no index; for one element use a.item(i), for part of it a.slice(...).${call}()`,
+  );
+}
+
+/** `out` checked for `a.call()` (a typed array of the dtype's kind and {@link size} elements), or a new one. */
+function hostTarget<D extends DType>(
+  a: GPUArray<D>,
+  out: HostArrayOf[D] | undefined,
+  call: string,
+): HostArrayOf[D] {
+  const expected = DTYPES[a.dtype].array;
+  if (out === undefined) return new expected(a.size) as HostArrayOf[D];
+  if (typeof out === "number" || typeof out === "bigint") wholeOnly(a, call, out);
+  if (!(out instanceof expected)) {
+    const given = (out as { constructor?: { name?: string } } | null)?.constructor?.name ?? String(out);
+    throw new TypeError(
+      `Cannot ${call}() a ${a.dtype} array into a ${given}: pass a ${expected.name} of ${a.size} elements`,
+    );
+  }
+  if (out.length !== a.size) {
+    throw new RangeError(
+      `Cannot ${call}() an array of shape ${
+        showShape(a.shape)
+      } (${a.size} elements) into a ${expected.name} of ${out.length}: pass one of ${a.size} elements`,
+    );
+  }
+  return out;
+}
+
+/** The elements of `a`, in C order, copied into `out` (checked) or a new typed array: `a.get(out)`. */
+export function readHost<D extends DType>(a: GPUArray<D>, out?: HostArrayOf[D]): HostArrayOf[D] {
+  out = hostTarget(a, out, "get");
+  a.backend.checkHostRead("get()");
+  if (a.size === 0) return out;
+  if (a.isContiguous) {
+    a.backend.read(out, a.buffer, a.offset * a.itemsize);
+  } else {
+    using flat = a.copy();
+    a.backend.read(out, flat.buffer, 0);
+  }
+  return out;
+}
+
+/** As {@link readHost}, without blocking Deno's event loop while the device finishes: `a.getAsync(out)`. */
+export async function readHostAsync<D extends DType>(
+  a: GPUArray<D>,
+  out?: HostArrayOf[D],
+): Promise<HostArrayOf[D]> {
+  out = hostTarget(a, out, "getAsync");
+  a.backend.checkHostRead("getAsync()");
+  if (a.size === 0) return out;
+  if (a.isContiguous) {
+    await a.backend.readAsync(out, a.buffer, a.offset * a.itemsize);
+  } else {
+    using flat = a.copy();
+    await a.backend.readAsync(out, flat.buffer, 0);
+  }
+  return out;
+}
