@@ -25,7 +25,9 @@ Deno.test("nothing in src/ or ffi/ evaluates strings as JavaScript or runs a pro
   const offenders = [...(await sources("src")), ...(await sources("ffi"))]
     .filter((f) =>
       // `eval(` as a call of the global (nn's `Module.eval()`, PyTorch's evaluation mode, is a method).
-      /(?<![.\w])eval\s*\((?!\)\s*:)|new\s+Function\s*\(|\bDeno\.Command\b|\bDeno\.run\b|child_process/.test(code(f.text))
+      /(?<![.\w])eval\s*\((?!\)\s*:)|new\s+Function\s*\(|\bDeno\.Command\b|\bDeno\.run\b|child_process/.test(
+        code(f.text),
+      )
     )
     .map((f) => f.path);
   assert.deepEqual(offenders, []);
