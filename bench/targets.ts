@@ -184,6 +184,9 @@ const TARGETS: readonly Target[] = [
   { applies: is("grad.chain.2^28"), conditions: [{ ref: impl("torch-compile"), op: ">=", bound: 0.95 }] },
   { applies: is("grad.mlp.4096"), conditions: [{ ref: impl("torch"), op: "<=", bound: 1 }] },
   { applies: is("grad.record.host"), conditions: [{ ref: { kind: "us" }, op: "<=", bound: 2 }] },
+  // Eager training steps (issue 30): at least PyTorch eager's samples per second.
+  { applies: is("train.mlp.4096"), conditions: [{ ref: impl("torch"), op: ">=", bound: 1 }] },
+  { applies: is("train.cnn.512"), conditions: [{ ref: impl("torch"), op: ">=", bound: 1 }] },
   // 100 in-place array ops replayed ≥ 5× faster than eager (PyTorch's CUDAGraph replay beside it).
   { applies: is("graph.add1.replay"), conditions: [{ ref: own("graph.add1.eager"), op: "<=", bound: 0.2 }] },
   {

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import * as cl from "../src/opencl/mod.ts";
 import { cudaProblem, cudaTest, openclProblem, openclTest } from "./_backends.ts";
 
-async function runExample(name: string): Promise<string> {
+async function runExample(name: string, ...args: string[]): Promise<string> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL(`../examples/${name}`, import.meta.url).pathname],
+    args: ["run", "-A", new URL(`../examples/${name}`, import.meta.url).pathname, ...args],
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -104,3 +104,31 @@ openclTest(
     );
   },
 );
+
+/** The first and last loss a training example printed (`... loss 2.3030 → 0.3130`). */
+function losses(text: string): [number, number] {
+  const m = text.match(/loss (\S+) → (\S+)/);
+  assert.ok(m !== null, `no "loss A → B" line in:\n${text}`);
+  return [Number(m[1]), Number(m[2])];
+}
+
+for (
+  const [name, args] of [["mnist_mlp.ts", ["--steps", "20", "--batch", "64"]], [
+    "mnist_cnn.ts",
+    ["--steps", "4", "--batch", "16"],
+  ]] as const
+) {
+  Deno.test({
+    name: `examples/${name} trains on the MNIST digits for a few steps, the loss falling${
+      anyBackend ? "" : " [ignored: no CUDA and no OpenCL]"
+    }`,
+    ignore: !anyBackend,
+    fn: async () => {
+      const text = await runExample(name, "--epochs", "1", ...args);
+      assert.match(text, /on (cuda|opencl).*: 8576 training digits, 1424 held out/);
+      assert.match(text, /epoch 1\/1 .* samples\/s {2}held-out accuracy [\d.]+%/);
+      const [first, last] = losses(text);
+      assert.ok(last < first, `the loss went from ${first} to ${last}`);
+    },
+  });
+}

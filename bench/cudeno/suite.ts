@@ -25,6 +25,7 @@ import { openclScanFigures, scanFigures } from "./scan.ts";
 import { openclSortFigures, sortFigures } from "./sort.ts";
 import { fuseFigures } from "./fuse.ts";
 import { gradFigures } from "./grad.ts";
+import { trainFigures } from "./train.ts";
 import { jitFigures } from "./jit.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
@@ -121,6 +122,7 @@ await section("scan", () => scanFigures(emit, eventTimes));
 await section("scan.opencl", () => openclScanFigures(emit));
 await section("fuse", () => fuseFigures(emit, eventTimes, batchFor));
 await section("grad", () => gradFigures(emit, eventTimes, batchFor));
+await section("train", () => trainFigures(emit));
 await section("matmul", () => linalg.squareFigures(timing));
 await section("matmul.batched", () => linalg.cudaFigures(timing));
 await section("opencl.matmul", () => linalg.openclFigures(timing));

@@ -483,6 +483,79 @@ def gradients(n=1 << 28, batch=4096, reps=20, ops=100, rounds=200):
            f"an op), per op; {rounds} calls a sample")
 
 
+def training(samples=5, settle_s=1.0):
+    """The training figures (bench/cudeno/train.ts): samples per second of whole eager training steps
+    (forward, loss.backward(), AdamW's step) of the MLP and the CNN of issue 30 on one fixed batch, with the
+    model eager (impl torch) and torch.compile'd (impl torch-compile; the optimizer eager in both), timed on
+    the host clock from the first queued step to the device's end of the last; the loss must fall."""
+    nn = torch.nn
+
+    class Cnn(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.convs = nn.ModuleList([nn.Conv2d(a, b, 3, padding=1) for a, b in ((3, 64), (64, 128), (128, 256))])
+            self.fc = nn.Linear(256 * 4 * 4, 10)
+
+        def forward(self, x):
+            for conv in self.convs:
+                x = torch.nn.functional.max_pool2d(torch.relu(conv(x)), 2)
+            return self.fc(x.flatten(1))
+
+    problems = [
+        ("train.mlp.4096", lambda: nn.Sequential(nn.Linear(784, 1024), nn.ReLU(), nn.Linear(1024, 1024), nn.ReLU(),
+                                                 nn.Linear(1024, 10)), (4096, 784), "784-1024-1024-10 MLP (ReLU)"),
+        ("train.cnn.512", Cnn, (512, 3, 32, 32),
+         "CNN conv 3→64→128→256 (3×3, padding 1, each + ReLU + 2×2 max pool) + linear 4096→10"),
+    ]
+    gen = torch.Generator(device=DEVICE).manual_seed(41)
+    for figure, make, shape, what in problems:
+        for impl in ("torch", "torch-compile"):
+            torch.manual_seed(0)
+            model = make().to(DEVICE)
+            forward = model if impl == "torch" else torch.compile(model)
+            opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+            x = torch.randn(shape, device=DEVICE, generator=gen)
+            y = torch.randint(0, 10, (shape[0],), device=DEVICE, generator=gen)
+
+            def step():
+                opt.zero_grad(set_to_none=True)
+                loss = torch.nn.functional.cross_entropy(forward(x), y)
+                loss.backward()
+                opt.step()
+                return loss
+
+            try:
+                first = step().item()
+            except Exception as e:  # torch.compile needs a compiler the machine may lack
+                require(impl == "torch-compile", f"{figure}: {e}")
+                log(f"torch_bench: {figure} under torch.compile skipped: {e}")
+                continue
+            t0 = time.perf_counter()
+            while time.perf_counter() - t0 < settle_s:
+                step()
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            for _ in range(3):
+                step()
+            torch.cuda.synchronize()
+            steps = max(5, int(settle_s / 4 / ((time.perf_counter() - t0) / 3)) + 1)
+            rates = []
+            for _ in range(samples):
+                torch.cuda.synchronize()
+                t0 = time.perf_counter()
+                for _ in range(steps):
+                    loss = step()
+                last = loss.item()
+                rates.append(steps * shape[0] / (time.perf_counter() - t0))
+            require(last < first, f"{figure} ({impl}): the loss went from {first} to {last}")
+            emit(impl, figure, "samples/s", "higher", rates,
+                 f"{'eager' if impl == 'torch' else 'torch.compile(model)'} training steps of a {what}, float32, batch "
+                 f"{shape[0]}, on one fixed batch: cross_entropy, backward, AdamW (lr 1e-3, foreach); {steps} steps a "
+                 f"sample; loss {first:.3f} → {last:.3f}")
+            del model, forward, opt, x, y
+            torch.cuda.empty_cache()
+
+
 def matmuls():
     matmul(torch.float32)
     matmul(torch.bfloat16)
@@ -510,6 +583,7 @@ def main():
             ("graph", graph_add1),
             ("fuse", fusion),
             ("grad", gradients),
+            ("train", training),
         ],
         torch.cuda.empty_cache,
     )

@@ -113,6 +113,7 @@ export { matmul } from "./ops/matmul.ts";
 export { dot, inner, outer, trace, type TraceOptions, vdot } from "./ops/linalg.ts";
 export * as linalg from "./linalg/mod.ts";
 export { CusolverError } from "../device/cusolver.ts";
+export { CudnnError } from "../device/cudnn.ts";
 export type { Solver, SolverJob, SolverJobs, SolverMatrices, SolverVectors } from "../device/solver.ts";
 export { einsum, tensordot } from "./ops/einsum.ts";
 export { cumprod, cumsum, diff, type DiffOptions, type ScanOptions } from "./ops/scan.ts";

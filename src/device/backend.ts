@@ -10,6 +10,7 @@ import type { DType } from "../kernel/dtype.ts";
 import type { LaunchConfig } from "../kernel/dims.ts";
 import type { Gemm, GemmEpilogue } from "./gemm.ts";
 import type { Solver } from "./solver.ts";
+import type { Dnn } from "./dnn.ts";
 
 /**
  * Device memory of a backend.
@@ -183,8 +184,8 @@ export interface Backend {
   readonly solver?: Solver;
   /** Where a vendor FFT (cuFFT on CUDA) will go; none yet. */
   readonly fft?: never;
-  /** Where a vendor neural-network library (cuDNN on CUDA) will go; none yet. */
-  readonly dnn?: never;
+  /** Convolutions on the vendor's neural-network library (cuDNN on CUDA); undefined where there is none (`nn` runs its own kernels there). */
+  readonly dnn?: Dnn;
   /** Whether `value` is device memory of this backend's kind (a buffer its launches take). */
   owns(value: unknown): boolean;
   /** Whether arrays of `dtype` can live and be computed on here. */

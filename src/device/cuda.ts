@@ -23,6 +23,8 @@ import { currentStream } from "./stream.ts";
 import { cublasLtOf } from "./cublaslt.ts";
 import { cusolverOf } from "./cusolver.ts";
 import type { Solver } from "./solver.ts";
+import type { Dnn } from "./dnn.ts";
+import { cudnnOf } from "./cudnn.ts";
 
 /** The fix for array work on the legacy default stream while a capture is in progress. */
 const RECORD_IT =
@@ -104,6 +106,7 @@ export class CudaBackend implements Backend {
   readonly blas: Blas = cublasLtOf(this);
   /** cuSOLVER on this backend's context. */
   readonly solver: Solver = cusolverOf(this);
+  #dnn: Dnn | undefined | null = null;
   /** The context arrays live in. */
   readonly context: cuda.Context;
   readonly #kernels = new Map<string, CudaKernel>();
@@ -116,6 +119,12 @@ export class CudaBackend implements Backend {
     this.device = `cuda:${this.context.device.ordinal} ${this.context.device.name}`;
     // Arrays come and go with every operation: keep freed memory in the pool for the next ones.
     cuda.setMemPoolReleaseThreshold(this.context.device, 2n ** 64n - 1n);
+  }
+
+  /** cuDNN on this backend's context, looked for on first use; undefined where it does not load. */
+  get dnn(): Dnn | undefined {
+    if (this.#dnn === null) this.#dnn = cudnnOf(this);
+    return this.#dnn;
   }
 
   supports(_dtype: DType): boolean {

@@ -3,13 +3,15 @@
  * input is padded (`ga.pad`), each kernel offset reads a strided slice of it (a view), the slices are
  * stacked into columns, and one batched matrix product with the weight makes the output. Every step
  * has a gradient rule, so the convolution differentiates with `ga.grad` and runs on every backend; on
- * CUDA the product is cuBLAS.
+ * CUDA the product is cuBLAS. Where the backend has a neural-network library (cuDNN on CUDA, while
+ * `nn.cudnn.enabled`), a convolution of one float dtype runs there instead (`cudnn_conv.ts`).
  *
  * @module
  */
 
 import * as ga from "../array/mod.ts";
 import { floatArg, optionalFloat, options, showShape, tupleArg } from "./_check.ts";
+import { dnnConv, useDnn } from "./cudnn_conv.ts";
 
 /** Options of {@link conv1d} and {@link conv2d}. */
 export interface ConvOptions {
@@ -183,6 +185,23 @@ export function convolution(
   const outChannels = w.shape[0]!;
   if (b !== undefined && (b.ndim !== 1 || b.shape[0] !== outChannels)) {
     throw new RangeError(`Cannot ${what}: bias has shape ${showShape(b.shape)}; it must be [${outChannels}]`);
+  }
+  const dnn = useDnn(x, w);
+  if (dnn !== undefined) {
+    // The library pads both sides of an axis alike: the extra zeros of an odd "same" go in first.
+    const extra = g.pads.map(([before, after]) => [0, after - before] as [number, number]);
+    const padded = extra.some(([, e]) => e !== 0) ? padSpatial(x, extra) : x;
+    const two = <T>(v: readonly T[], one: T) => (nd === 1 ? [one, v[0]!] : [v[0]!, v[1]!]) as [T, T];
+    const as2d = (a: ga.GPUArray) => (nd === 1 ? a.reshape([a.shape[0]!, a.shape[1]!, 1, a.shape[2]!]) : a);
+    let y = dnnConv(dnn, as2d(padded), as2d(w), {
+      pad: two(g.pads.map(([before]) => before), 0),
+      stride: two(g.stride, 1),
+      dilation: two(g.dilation, 1),
+      groups: g.groups,
+    });
+    if (nd === 1) y = y.reshape([n, outChannels, g.out[0]!]);
+    if (b !== undefined) y = y.add(b.reshape([outChannels, ...g.out.map(() => 1)]));
+    return unbatched ? y.squeeze(0) : y;
   }
   const cols = im2col(padSpatial(x, g.pads), g.kernel, g.stride, g.dilation, g.out);
   const positions = g.out.reduce((p, d) => p * d, 1);

@@ -8,6 +8,7 @@
  */
 
 import * as ga from "../array/mod.ts";
+import { maxPoolWindows } from "./max_pool_kernels.ts";
 import { floatArg, options, showShape, tupleArg } from "./_check.ts";
 import { padSpatial } from "./functional_conv.ts";
 
@@ -140,6 +141,11 @@ export function maxPool2d(
   const o = options(opts, what, "{ stride: 2, padding: 1 }", ["stride", "padding", "dilation", "ceilMode"]);
   return batched(floatArg(input, what, "input"), (x) => {
     const axes = poolAxes(what, x, kernelSize, o);
+    // Windows side by side, each input element in at most one: the kernels of max_pool_kernels.ts.
+    if (axes.every((a) => a.s === a.k && a.p === 0 && a.d === 1 && a.out * a.k <= a.size)) {
+      const [v, h] = axes as [PoolAxis, PoolAxis];
+      return maxPoolWindows(x, { h: v.size, w: h.size, kh: v.k, kw: h.k, oh: v.out, ow: h.out });
+    }
     const xp = padded(x, axes, -Infinity);
     let y: ga.GPUArray | undefined;
     for (let i = 0; i < axes[0]!.k; i++) {

@@ -55,6 +55,7 @@ export { batchNorm, type BatchNormOptions } from "./functional_batch_norm.ts";
 export { dropout, type DropoutGenerator, type DropoutOptions } from "./functional_dropout.ts";
 export { embedding, type EmbeddingOptions } from "./functional_embedding.ts";
 export { conv1d, conv2d, type ConvOptions } from "./functional_conv.ts";
+export { cudnn } from "./cudnn_conv.ts";
 export { convTranspose2d, type ConvTransposeOptions } from "./functional_conv_transpose.ts";
 export {
   adaptiveAvgPool2d,

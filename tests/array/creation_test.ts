@@ -28,3 +28,16 @@ eachBackend("full() truncates a float into an integer dtype, as NumPy does", () 
   using n = ga.full([3], -2.7, "int8");
   assertArray(n, [3], () => -2);
 });
+
+eachBackend(
+  "asarray() converts a typed array of another element size to the dtype asked for, as NumPy",
+  () => {
+    using wide = ga.asarray(Int32Array.from([-3, 0, 7, 2 ** 31 - 1]), "int64");
+    assert.equal(wide.dtype, "int64");
+    assertArray(wide, [4], ([i]) => [-3n, 0n, 7n, 2n ** 31n - 1n][i!]!);
+    using floats = ga.asarray(Uint8Array.from([0, 128, 255]), "float32");
+    assertArray(floats, [3], ([i]) => [0, 128, 255][i!]!);
+    using bits = ga.asarray(Uint32Array.from([0x3f800000]), "float32");
+    assertArray(bits, [1], () => 1, "the same element size reads the bits");
+  },
+);

@@ -9,6 +9,7 @@ import {
 import { driverSpec } from "../../ffi/cuda.ts";
 import { nvrtcSpec } from "../../ffi/nvrtc.ts";
 import { cublasSpec } from "../../ffi/cublas.ts";
+import { cudnnSpec } from "../../ffi/cudnn.ts";
 import { openclSpec } from "../../ffi/opencl.ts";
 import { alone } from "../_alone.ts";
 
@@ -165,6 +166,18 @@ test("cuBLAS on Windows is cublas64_13.dll or cublas64_12.dll, with cuBLASLt pre
       assert.deepEqual(spec.preload, ["cublasLt64_"]);
     },
   );
+});
+
+test("cuDNN on Linux is libcudnn.so.9, in the toolkit, NVIDIA's wheel and the distribution's folder, its parts preloaded", () => {
+  withEnv({ ...NO_PYTHON, CUDENO_LIBCUDNN: undefined, CUDA_PATH: "/opt/cuda", VIRTUAL_ENV: "/venv" }, () => {
+    const spec = cudnnSpec("linux");
+    const paths = candidatePaths(spec);
+    assert.equal(paths[0], "libcudnn.so.9");
+    assert.ok(paths.includes("/opt/cuda/lib64/libcudnn.so.9"));
+    assert.ok(paths.includes("/venv/lib/python3.12/site-packages/nvidia/cudnn/lib/libcudnn.so.9"));
+    assert.ok(paths.includes("/usr/lib/x86_64-linux-gnu/libcudnn.so.9"));
+    assert.ok(spec.preload?.includes("libcudnn_cnn.so.9"));
+  });
 });
 
 test("OpenCL is OpenCL.dll on Windows, the OpenCL framework on macOS, libOpenCL.so.1 on Linux", () => {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import * as ga from "../../src/array/mod.ts";
 import * as nn from "../../src/nn/mod.ts";
 import { eachBackend } from "../array/_each_backend.ts";
+import { cudaTest } from "../_backends.ts";
 import { assertClose, checkGrad, Host, randomPair, rng, weightedSum } from "./_host.ts";
 
 interface Geometry {
@@ -243,6 +244,82 @@ eachBackend("gradients of conv1d(), conv2d() and convTranspose2d() match central
     "convTranspose2d",
   );
 });
+
+cudaTest(
+  "conv2d() on cuDNN in float32 (TF32 off), float16 and bfloat16 matches the float64 host convolution",
+  () => {
+    ga.useBackend("cuda");
+    assert.ok(nn.cudnn.isAvailable(), `cuDNN does not load here: ${nn.cudnn.problem()}`);
+    assert.match(ga.zeros(1).backend.dnn!.name, /^cuDNN 9\.\d+\.\d+$/);
+    const random = rng(18);
+    const [x, hx] = randomPair([4, 6, 9, 8], random);
+    const [w, hw] = randomPair([8, 3, 3, 3], random);
+    const want = convHost(hx, hw, undefined, geometry({ groups: 2, stride: [2, 1], pad: [[1, 1], [1, 1]] }));
+    const opts = { groups: 2, stride: [2, 1], padding: 1 };
+    nn.cudnn.allowTf32 = false;
+    try {
+      assertClose(nn.conv2d(x.astype("float32"), w.astype("float32"), null, opts), want, 1e-5, "float32");
+    } finally {
+      nn.cudnn.allowTf32 = true;
+    }
+    for (const [dtype, tol] of [["float16", 1e-2], ["bfloat16", 6e-2]] as const) {
+      assertClose(nn.conv2d(x.astype(dtype), w.astype(dtype), null, opts), want, tol, dtype);
+    }
+  },
+);
+
+cudaTest("second derivatives through cuDNN's convolution gradients match central finite differences", () => {
+  ga.useBackend("cuda");
+  const random = rng(19);
+  const [x] = randomPair([2, 4, 6, 5], random), [w] = randomPair([6, 2, 3, 2], random);
+  const opts = { stride: [1, 2], padding: "same" as const, groups: 2, dilation: [2, 1] };
+  const opts2 = { stride: [1, 2], padding: [2, 1], groups: 2, dilation: [2, 1] };
+  const [r] = randomPair(nn.conv2d(x, w, null, opts2).shape, random);
+  const [rx] = randomPair(x.shape, random), [rw] = randomPair(w.shape, random);
+  // d/dx of the weighted sum is the input gradient (cuDNN's backward data), a function of w;
+  // d/dw is the weight gradient (backward filter), a function of x: differentiate each once more.
+  const inputGrad = (x: ga.GPUArray, w: ga.GPUArray) =>
+    ga.grad((x: ga.GPUArray) => weightedSum(nn.conv2d(x, w, null, opts2), r))(x);
+  const weightGrad = (x: ga.GPUArray, w: ga.GPUArray) =>
+    ga.grad((w: ga.GPUArray) => weightedSum(nn.conv2d(x, w, null, opts2), r))(w);
+  checkGrad((x, w) => weightedSum(inputGrad(x, w), rx), [x, w], [1], random, "d/dw of the input gradient");
+  checkGrad((x, w) => weightedSum(weightGrad(x, w), rw), [x, w], [0], random, "d/dx of the weight gradient");
+  // And through a "same" padding (padded first on one side) with a bias.
+  const [b] = randomPair([6], random);
+  const [rs] = randomPair(nn.conv2d(x, w, b, { ...opts, stride: 1 }).shape, random);
+  checkGrad(
+    (x, w, b) => weightedSum(nn.conv2d(x, w, b, { ...opts, stride: 1 }), rs),
+    [x, w, b],
+    [0, 1, 2],
+    random,
+    "conv2d same on cuDNN",
+  );
+});
+
+cudaTest(
+  "without cuDNN, nn.cudnn.problem() names the library and the path tried, and conv2d() still runs",
+  async () => {
+    const program = `
+    import * as ga from "${new URL("../../src/array/mod.ts", import.meta.url).href}";
+    import * as nn from "${new URL("../../src/nn/mod.ts", import.meta.url).href}";
+    ga.useBackend("cuda");
+    console.log(nn.cudnn.isAvailable(), ga.zeros(1).backend.dnn === undefined);
+    console.log(nn.cudnn.problem());
+    console.log(nn.conv2d(ga.ones([1, 2, 3, 3]), ga.ones([1, 2, 3, 3]), null, { padding: 1 }).get().join(","));
+  `;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", program],
+      env: { CUDENO_LIBCUDNN: "/nowhere/libcudnn.so.9", NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, text);
+    assert.match(text, /^false true$/m);
+    assert.match(text, /Cannot load cuDNN \(libcudnn\.so\.9\)[^]*\/nowhere\/libcudnn\.so\.9/);
+    assert.match(text, /^8,12,8,12,18,12,8,12,8$/m);
+  },
+);
 
 eachBackend("convolutions name the shapes and the parameter that do not fit", () => {
   const x = ga.zeros([1, 4, 5, 5]);

@@ -159,6 +159,39 @@ eachBackend(
   },
 );
 
+eachBackend(
+  "maxPool2d() over side-by-side windows (its own kernels): float32 with NaN and leftover rows, first-maximum gradients, second derivatives",
+  () => {
+    const random = rng(21);
+    const [x, hx] = randomPair([2, 3, 7, 8], random);
+    const data = Float64Array.from(hx.data);
+    data[5] = NaN; // row 0, column 5 of the first plane: its 2×2 window's maximum
+    const x32 = ga.asarray(Float32Array.from(data)).reshape([2, 3, 7, 8]);
+    const want = poolHost(
+      new Host([2, 3, 7, 8], Float64Array.from(x32.astype("float64").get() as Float64Array)),
+      "max",
+      opts({ k: [2, 2] }),
+    );
+    want.data[2] = NaN;
+    assertClose(nn.maxPool2d(x32, 2), want, 0, "float32, 2×2");
+    assertClose(
+      nn.maxPool2d(x, [3, 4]),
+      poolHost(hx, "max", opts({ k: [3, 4] })),
+      0,
+      "float64, 3×4, leftover row",
+    );
+    // Gradients: to the first maximum of each window; the leftover row and a tie's later elements get none.
+    const tie = ga.asarray([[[[2, 2, 0], [2, 1, 5], [9, 9, 9]]]], "float64");
+    const g = ga.grad((x: ga.GPUArray) => ga.sum(nn.maxPool2d(x, 2), [0, 1, 2, 3]))(tie);
+    assert.deepEqual(values(g), [1, 0, 0, 0, 0, 0, 0, 0, 0]);
+    const [r] = randomPair([2, 3, 3, 4], random), [r2] = randomPair(x.shape, random);
+    checkGrad((x) => weightedSum(nn.maxPool2d(x, 2), r), [x], [0], random, "maxPool2d 2×2");
+    // The input's gradient is linear in the output's: differentiate it with respect to that.
+    const inputGrad = (r: ga.GPUArray) => ga.grad((x: ga.GPUArray) => weightedSum(nn.maxPool2d(x, 2), r))(x);
+    checkGrad((r) => weightedSum(inputGrad(r), r2), [r], [0], random, "maxPool2d's gradient");
+  },
+);
+
 eachBackend("pools name the shape and the parameter that do not fit", () => {
   const x = ga.zeros([1, 2, 4, 4]);
   assert.throws(

@@ -7,8 +7,15 @@
 import assert from "node:assert/strict";
 import * as cuda from "../../src/cuda/mod.ts";
 import * as ga from "../../src/array/mod.ts";
-import { cudaContext, cudaTest, openclTest } from "../_backends.ts";
+import { cudaContext, cudaTest as cudaHere, openclTest as openclHere } from "../_backends.ts";
+import { alone } from "../_alone.ts";
 import { COLS, task } from "./_load_task.ts";
+
+// The stream-ordered pool's counters are the context's, which every Worker of the process shares.
+const { cudaTest, openclTest } = alone(import.meta.url, "it reads the CUDA pool's counters", {
+  cudaTest: cudaHere,
+  openclTest: openclHere,
+});
 
 const LONG = Deno.env.get("CUDENO_LONG") === "1";
 const ROUNDS = LONG ? 10_000 : 100, TASKS = 8;
@@ -25,7 +32,11 @@ cudaTest(
     const before = cuda.memPoolUsage(device).used;
     await Promise.all(streams.map((s, id) => ga.withStream(s, () => task(id, eye, ROUNDS))));
     cuda.synchronize();
-    assert.equal(cuda.memPoolUsage(device).used, before, "the pool's usage is back where it was");
+    // Sort and scan scratch stays with the four most recently used streams (src/device/stream.ts), which
+    // of the eight those are depends on the order the tasks finished in: allow for its few KiB, no more
+    // (one leaked 256-byte array a round would be 200 KiB here).
+    const grown = cuda.memPoolUsage(device).used - before;
+    assert.ok(grown <= 64n * 1024n, `the pool's usage grew by ${grown} bytes`);
     for (const s of streams) s.destroy();
   },
 );

@@ -90,11 +90,11 @@ export function arrayString(a: GPUArray): string {
  */
 export function item<D extends DType>(a: GPUArray<D>, ...index: number[]): ItemValue<D> {
   const call = `item(${index.map(describe).join(", ")})`;
-  const bad = index.find((i) => !Number.isSafeInteger(i));
-  if (bad !== undefined) {
+  const bad = index.findIndex((i) => !Number.isSafeInteger(i));
+  if (bad >= 0) {
     throw new TypeError(
       `Cannot take ${call} of an array of shape ${showShape(a.shape)}: ${
-        describe(bad)
+        describe(index[bad])
       } is not an integer index`,
     );
   }

@@ -123,8 +123,9 @@ export function asarray(data: NestedArray | ArrayBufferView | GPUArray, arg?: un
 
 /**
  * Copies host data to the device (PyCUDA's `gpuarray.to_gpu`): a typed array (shape defaults to 1-D;
- * the dtype follows the array, so pass `"bfloat16"` to read a Uint16Array as bfloat16) or nested JS
- * arrays (as {@link asarray}).
+ * the dtype follows the array; a `dtype` of the same element size reads its bits, so pass `"bfloat16"`
+ * to read a Uint16Array as bfloat16, and one of another size converts the values, as NumPy's
+ * `asarray`) or nested JS arrays (as {@link asarray}).
  *
  * @throws {RangeError} when `shape` does not match the data.
  * @example
@@ -149,7 +150,8 @@ export function toGpu<
     values = host as ArrayBufferView & { length: number };
     d = dtype ?? dtypeOf(values);
     if (DTYPES[d].size * values.length !== values.byteLength) {
-      throw new TypeError(`Cannot read a ${values.constructor.name} as ${d}: the element sizes differ`);
+      // Elements of another size are values to convert (NumPy's asarray(int32 data, dtype=int64)).
+      return toGpu(values, shape).astype(d) as GPUArray<D>;
     }
     dims = [values.length];
   } else {
