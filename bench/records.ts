@@ -17,7 +17,7 @@ export const IMPLS = [
 ] as const;
 export type Impl = typeof IMPLS[number];
 
-export const UNITS = ["us", "ms", "GB/s", "TFLOP/s", "Gkeys/s", "samples/s"] as const;
+export const UNITS = ["us", "ms", "GB/s", "TFLOP/s", "Gkeys/s", "samples/s", "tokens/s"] as const;
 export type Unit = typeof UNITS[number];
 export type Better = "lower" | "higher";
 

@@ -187,6 +187,7 @@ const TARGETS: readonly Target[] = [
   // Eager training steps (issue 30): at least PyTorch eager's samples per second.
   { applies: is("train.mlp.4096"), conditions: [{ ref: impl("torch"), op: ">=", bound: 1 }] },
   { applies: is("train.cnn.512"), conditions: [{ ref: impl("torch"), op: ">=", bound: 1 }] },
+  { applies: is("train.gpt.64x256"), conditions: [{ ref: impl("torch"), op: ">=", bound: 0.8 }] },
   // 100 in-place array ops replayed ≥ 5× faster than eager (PyTorch's CUDAGraph replay beside it).
   { applies: is("graph.add1.replay"), conditions: [{ ref: own("graph.add1.eager"), op: "<=", bound: 0.2 }] },
   {

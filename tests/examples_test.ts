@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import * as cl from "../src/opencl/mod.ts";
+import * as nn from "../src/nn/mod.ts";
 import { cudaProblem, cudaTest, openclProblem, openclTest } from "./_backends.ts";
 
 async function runExample(name: string, ...args: string[]): Promise<string> {
@@ -107,7 +108,7 @@ openclTest(
 
 /** The first and last loss a training example printed (`... loss 2.3030 → 0.3130`). */
 function losses(text: string): [number, number] {
-  const m = text.match(/loss (\S+) → (\S+)/);
+  const m = text.match(/loss ([\d.]+) → ([\d.]+)/);
   assert.ok(m !== null, `no "loss A → B" line in:\n${text}`);
   return [Number(m[1]), Number(m[2])];
 }
@@ -132,3 +133,31 @@ for (
     },
   });
 }
+
+Deno.test({
+  name:
+    `examples/char_gpt.ts trains a one-layer GPT on the package's own text, the loss falling, samples and saves${
+      anyBackend ? "" : " [ignored: no CUDA and no OpenCL]"
+    }`,
+  ignore: !anyBackend,
+  fn: async () => {
+    const out = await Deno.makeTempFile({ suffix: ".safetensors" });
+    try {
+      const tiny = ["--layers", "1", "--heads", "2", "--width", "32", "--context", "16", "--batch", "4"];
+      const text = await runExample("char_gpt.ts", ...tiny, "--steps", "20", "--sample", "20", "--out", out);
+      assert.match(
+        text,
+        /char GPT on (cuda|opencl).*: 1 layers, 2 heads, width 32, context 16, 0\.02M parameters/,
+      );
+      const [first, last] = losses(text);
+      assert.ok(last < first, `the loss went from ${first} to ${last}`);
+      assert.match(text, /held-out loss \d/);
+      assert.match(text, /sample:\n.+/);
+      assert.match(text, /saved 17 tensors to /);
+      const saved = nn.loadSafetensors(out);
+      assert.deepEqual(saved["blocks.0.attn.weight"]!.shape, [96, 32]);
+    } finally {
+      await Deno.remove(out);
+    }
+  },
+});

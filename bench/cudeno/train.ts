@@ -12,6 +12,7 @@ import * as ga from "../../src/array/mod.ts";
 import * as nn from "../../src/nn/mod.ts";
 import * as optim from "../../src/optim/mod.ts";
 import type { BenchRecord } from "../records.ts";
+import { Gpt } from "../../examples/_gpt.ts";
 
 /** Timed samples per figure, and the seconds of untimed steps before them (clocks settle, caches fill). */
 const SAMPLES = 5;
@@ -40,7 +41,7 @@ class Cnn extends nn.Module {
   }
 }
 
-/** Emits `train.mlp.4096` and `train.cnn.512` (samples/s). */
+/** Emits `train.mlp.4096` and `train.cnn.512` (samples/s) and `train.gpt.64x256` (tokens/s). */
 export function trainFigures(emit: (r: BenchRecord) => void): void {
   ga.useBackend("cuda");
   trainFigure(emit, "train.mlp.4096", new Mlp(), [4096, 784], "784-1024-1024-10 MLP (ReLU)");
@@ -51,6 +52,15 @@ export function trainFigures(emit: (r: BenchRecord) => void): void {
     [512, 3, 32, 32],
     "CNN conv 3→64→128→256 (3×3, padding 1, each + ReLU + 2×2 max pool) + linear 4096→10",
   );
+  const gpt = new Gpt({ vocab: 65, context: 256, layers: 6, heads: 6, width: 384 });
+  trainFigure(
+    emit,
+    "train.gpt.64x256",
+    gpt,
+    [64, 256],
+    "char GPT (nanoGPT shakespeare-char: 6 layers, 6 heads, width 384, context 256, vocabulary 65; examples/_gpt.ts)",
+    65,
+  );
 }
 
 function trainFigure(
@@ -59,14 +69,23 @@ function trainFigure(
   model: nn.Module<[ga.GPUArray], ga.GPUArray>,
   shape: number[],
   what: string,
+  vocab?: number,
 ): void {
-  const batch = shape[0]!;
-  const x = ga.random.normal(shape, { seed: 41 });
-  const y = ga.random.integers([batch], { low: 0, high: 10, seed: 42 });
+  // A language model reads tokens and predicts the next at every position; the others classify into 10.
+  const batch = shape[0]!, items = vocab === undefined ? batch : batch * shape[1]!;
+  const x = vocab === undefined
+    ? ga.random.normal(shape, { seed: 41 })
+    : ga.random.integers(shape, { low: 0, high: vocab, seed: 41 });
+  const y = ga.random.integers(vocab === undefined ? [batch] : shape, {
+    low: 0,
+    high: vocab ?? 10,
+    seed: 42,
+  });
+  const classes = vocab ?? 10;
   const params = model.parameters();
   const opt = new optim.AdamW(params, { lr: 1e-3 });
   const lossAndGrads = ga.valueAndGrad((p: nn.ParameterTree, x: ga.GPUArray, y: ga.GPUArray) =>
-    nn.crossEntropy(nn.functionalCall(model, p, x), y)
+    nn.crossEntropy(nn.functionalCall(model, p, x).reshape([-1, classes]), y.reshape([-1]))
   );
   const step = (): ga.GPUArray => {
     const [loss, grads] = lossAndGrads(params, x, y);
@@ -84,13 +103,13 @@ function trainFigure(
     let loss = step();
     for (let i = 1; i < steps; i++) loss = step();
     last = Number(loss); // waits for the last step
-    samples.push((steps * batch) / ((performance.now() - t) / 1000));
+    samples.push((steps * items) / ((performance.now() - t) / 1000));
   }
   if (!(last < first)) throw new Error(`check failed: ${figure}: the loss went from ${first} to ${last}`);
   emit({
     impl: "cudeno",
     figure,
-    unit: "samples/s",
+    unit: vocab === undefined ? "samples/s" : "tokens/s",
     better: "higher",
     samples,
     note:

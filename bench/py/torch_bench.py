@@ -485,7 +485,7 @@ def gradients(n=1 << 28, batch=4096, reps=20, ops=100, rounds=200):
 
 def training(samples=5, settle_s=1.0):
     """The training figures (bench/cudeno/train.ts): samples per second of whole eager training steps
-    (forward, loss.backward(), AdamW's step) of the MLP and the CNN of issue 30 on one fixed batch, with the
+    (forward, loss.backward(), AdamW's step) of the MLP, the CNN and the char GPT of issue 30 on one fixed batch, with the
     model eager (impl torch) and torch.compile'd (impl torch-compile; the optimizer eager in both), timed on
     the host clock from the first queued step to the device's end of the last; the loss must fall."""
     nn = torch.nn
@@ -501,11 +501,41 @@ def training(samples=5, settle_s=1.0):
                 x = torch.nn.functional.max_pool2d(torch.relu(conv(x)), 2)
             return self.fc(x.flatten(1))
 
+    class Block(nn.Module):
+        def __init__(self, width, heads):
+            super().__init__()
+            self.heads = heads
+            self.ln1, self.ln2 = nn.LayerNorm(width), nn.LayerNorm(width)
+            self.attn, self.proj = nn.Linear(width, 3 * width), nn.Linear(width, width)
+            self.fc, self.out = nn.Linear(width, 4 * width), nn.Linear(4 * width, width)
+
+        def forward(self, x):
+            b, t, c = x.shape
+            q, k, v = self.attn(self.ln1(x)).view(b, t, 3, self.heads, c // self.heads).permute(2, 0, 3, 1, 4)
+            y = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+            x = x + self.proj(y.transpose(1, 2).reshape(b, t, c))
+            return x + self.out(torch.nn.functional.gelu(self.fc(self.ln2(x))))
+
+    class Gpt(nn.Module):
+        def __init__(self, vocab=65, context=256, layers=6, heads=6, width=384):
+            super().__init__()
+            self.wte, self.wpe = nn.Embedding(vocab, width), nn.Embedding(context, width)
+            self.blocks = nn.ModuleList([Block(width, heads) for _ in range(layers)])
+            self.ln_f, self.head = nn.LayerNorm(width), nn.Linear(width, vocab, bias=False)
+
+        def forward(self, idx):
+            x = self.wte(idx) + self.wpe(torch.arange(idx.shape[1], device=idx.device))
+            for block in self.blocks:
+                x = block(x)
+            return self.head(self.ln_f(x))
+
     problems = [
         ("train.mlp.4096", lambda: nn.Sequential(nn.Linear(784, 1024), nn.ReLU(), nn.Linear(1024, 1024), nn.ReLU(),
                                                  nn.Linear(1024, 10)), (4096, 784), "784-1024-1024-10 MLP (ReLU)"),
         ("train.cnn.512", Cnn, (512, 3, 32, 32),
          "CNN conv 3→64→128→256 (3×3, padding 1, each + ReLU + 2×2 max pool) + linear 4096→10"),
+        ("train.gpt.64x256", Gpt, (64, 256), "char GPT (nanoGPT shakespeare-char: 6 layers, 6 heads, width 384, "
+         "context 256, vocabulary 65; F.scaled_dot_product_attention)"),
     ]
     gen = torch.Generator(device=DEVICE).manual_seed(41)
     for figure, make, shape, what in problems:
@@ -514,12 +544,19 @@ def training(samples=5, settle_s=1.0):
             model = make().to(DEVICE)
             forward = model if impl == "torch" else torch.compile(model)
             opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
-            x = torch.randn(shape, device=DEVICE, generator=gen)
-            y = torch.randint(0, 10, (shape[0],), device=DEVICE, generator=gen)
+            tokens = figure.startswith("train.gpt")
+            classes = 65 if tokens else 10
+            if tokens:
+                x = torch.randint(0, classes, shape, device=DEVICE, generator=gen)
+                y = torch.randint(0, classes, shape, device=DEVICE, generator=gen)
+            else:
+                x = torch.randn(shape, device=DEVICE, generator=gen)
+                y = torch.randint(0, classes, (shape[0],), device=DEVICE, generator=gen)
+            items = shape[0] * shape[1] if tokens else shape[0]
 
             def step():
                 opt.zero_grad(set_to_none=True)
-                loss = torch.nn.functional.cross_entropy(forward(x), y)
+                loss = torch.nn.functional.cross_entropy(forward(x).reshape(-1, classes), y.reshape(-1))
                 loss.backward()
                 opt.step()
                 return loss
@@ -546,11 +583,11 @@ def training(samples=5, settle_s=1.0):
                 for _ in range(steps):
                     loss = step()
                 last = loss.item()
-                rates.append(steps * shape[0] / (time.perf_counter() - t0))
+                rates.append(steps * items / (time.perf_counter() - t0))
             require(last < first, f"{figure} ({impl}): the loss went from {first} to {last}")
-            emit(impl, figure, "samples/s", "higher", rates,
+            emit(impl, figure, "tokens/s" if tokens else "samples/s", "higher", rates,
                  f"{'eager' if impl == 'torch' else 'torch.compile(model)'} training steps of a {what}, float32, batch "
-                 f"{shape[0]}, on one fixed batch: cross_entropy, backward, AdamW (lr 1e-3, foreach); {steps} steps a "
+                 f"{' × '.join(map(str, shape[:2] if tokens else shape[:1]))}, on one fixed batch: cross_entropy, backward, AdamW (lr 1e-3, foreach); {steps} steps a "
                  f"sample; loss {first:.3f} → {last:.3f}")
             del model, forward, opt, x, y
             torch.cuda.empty_cache()

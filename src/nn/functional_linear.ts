@@ -5,6 +5,7 @@
  */
 
 import * as ga from "../array/mod.ts";
+import { matmulEpilogue } from "../array/ops/matmul_epilogue.ts";
 import { floatArg, optionalFloat, showShape } from "./_check.ts";
 
 /**
@@ -41,6 +42,6 @@ export function linear(input: ga.GPUArray, weight: ga.GPUArray, bias?: ga.GPUArr
       `Cannot linear: bias has shape ${showShape(b.shape)}; it must be [${out}] (weight's first extent)`,
     );
   }
-  const y = ga.matmul(x, w.T);
-  return b === undefined ? y : y.add(b);
+  // With a bias, one product whose epilogue adds it (cuBLASLt on CUDA), as PyTorch's addmm.
+  return b === undefined ? ga.matmul(x, w.T) : matmulEpilogue(x, w.T, { epilogue: "bias", bias: b });
 }

@@ -16,6 +16,7 @@ import { matmulEpilogue } from "../../src/array/ops/matmul_epilogue.ts";
 import { ltMatmul } from "../../src/device/cublaslt.ts";
 import type { CudaBackend } from "../../src/device/cuda.ts";
 import { planMatmul } from "../../src/array/ops/matmul.ts";
+import { checkGrad, randomPair, rng, weightedSum } from "../nn/_host.ts";
 
 type Float = "float32" | "float64" | "float16" | "bfloat16";
 const FLOATS: readonly Float[] = ["float32", "float64", "float16", "bfloat16"];
@@ -224,6 +225,31 @@ eachBackend("matmulEpilogue() writes into out, and converts a bias of another dt
   const bound = product.bound.map((t) => t + 5);
   assertClose(out, { shape: product.shape, data, bound }, "float32", "biasRelu into out");
 });
+
+eachBackend(
+  "gradients of matmulEpilogue() with bias and ReLU match central finite differences; GELU's is refused",
+  () => {
+    const random = rng(31);
+    const [a] = randomPair([2, 6, 5], random),
+      [b] = randomPair([5, 4], random),
+      [bias] = randomPair([4], random);
+    const [r] = randomPair([2, 6, 4], random);
+    for (const epilogue of ["bias", "biasRelu", "relu"] as const) {
+      const withBias = epilogue.startsWith("bias");
+      checkGrad(
+        (a, b, bias) => weightedSum(matmulEpilogue(a, b, { epilogue, ...(withBias ? { bias } : {}) }), r),
+        [a, b, bias],
+        withBias ? [0, 1, 2] : [0, 1],
+        random,
+        `matmulEpilogue ${epilogue}`,
+      );
+    }
+    assert.throws(
+      () => ga.grad((a: ga.GPUArray) => ga.sum(matmulEpilogue(a, b, { epilogue: "gelu" }), [0, 1, 2]))(a),
+      /matmulEpilogue gelu/,
+    );
+  },
+);
 
 eachBackend(
   "matmulEpilogue() refuses a missing or misshapen bias, unknown epilogues and integer products",

@@ -139,7 +139,7 @@ export function matmul<A extends DType, B extends DType>(
  * The gradient of `a @ b`: `g @ bᵀ` and `aᵀ @ g` over the last two axes, with 1-D operands as a row
  * and a column (the broadcast batch axes are summed when the gradients are fitted).
  */
-const matmulVjp: Vjp = (g, { inputs, need, ops }) => {
+export const matmulVjp: Vjp = (g, { inputs, need, ops }) => {
   const [a, b] = inputs as [GPUArray, GPUArray];
   const A = a.ndim === 1 ? ops.reshape(a, [1, a.size]) : a;
   const B = b.ndim === 1 ? ops.reshape(b, [b.size, 1]) : b;

@@ -16,7 +16,8 @@ import { showShape } from "../core/layout.ts";
 import { resultType } from "../core/dtypes.ts";
 import { copyOf } from "../exec/loop.ts";
 import { astype } from "./assign.ts";
-import { matmul, planMatmul } from "./matmul.ts";
+import { matmul, matmulVjp, planMatmul } from "./matmul.ts";
+import { record, refuseTrackedWrite, unrecorded, type Vjp } from "../grad/tape.ts";
 import { add, maximum, mul, tanh } from "../api/elementwise.ts";
 import type { Epilogue } from "../../device/gemm.ts";
 import { checkOptions } from "../../kernel/options.ts";
@@ -58,7 +59,7 @@ function geluInPlace(y: GPUArray): void {
  * tanh approximation `x/2·(1 + tanh(√(2/π)·(x + 0.044715·x³)))` (PyTorch's `gelu(approximate="tanh")`),
  * `"biasRelu"` and `"biasGelu"` add the bias first. Float dtypes only. On CUDA it is one cuBLASLt
  * product whose epilogue runs on the float accumulator; elsewhere the product and elementwise
- * operations on it.
+ * operations on it. Differentiable (`ga.grad`) with the bias and ReLU epilogues.
  *
  * @throws {TypeError} for an unknown epilogue, a missing or unneeded bias, a bias on another backend,
  *   or a product that is not of a float dtype.
@@ -73,6 +74,32 @@ function geluInPlace(y: GPUArray): void {
  * ```
  */
 export function matmulEpilogue(a: GPUArray, b: GPUArray, options: MatmulEpilogueOptions): GPUArray {
+  if (options?.out !== undefined) {
+    refuseTrackedWrite("matmulEpilogue into out", options.out, [a, b, options.bias]);
+  }
+  const y = unrecorded(() => compute(a, b, options));
+  const { epilogue, bias } = options;
+  record(`matmulEpilogue ${epilogue}`, [a, b, bias], y, epilogueVjp(epilogue));
+  return y;
+}
+
+/**
+ * The gradient of a product with a bias or ReLU epilogue: ReLU passes the gradient where the result
+ * is positive, the product's rule takes it from there, and the bias gets it summed over the rows.
+ * None for GELU, whose derivative needs the product before it, which is not kept (differentiating
+ * through it is then an error naming it).
+ */
+function epilogueVjp(epilogue: Epilogue): Vjp | undefined {
+  if (epilogue === "gelu" || epilogue === "biasGelu") return undefined;
+  const relu = epilogue === "relu" || epilogue === "biasRelu";
+  return (g, c) => {
+    const passed = relu ? c.ops.where(c.output.gt(0), g, 0) : g;
+    const [da, db] = matmulVjp(passed, { ...c, inputs: c.inputs.slice(0, 2), need: c.need.slice(0, 2) });
+    return [da, db, c.need[2] ? passed : undefined];
+  };
+}
+
+function compute(a: GPUArray, b: GPUArray, options: MatmulEpilogueOptions): GPUArray {
   checkOptions(options, "matmulEpilogue", "{ epilogue, bias, out }", ["epilogue", "bias", "out"]);
   const { epilogue, out } = options;
   if (!EPILOGUES.includes(epilogue)) {
