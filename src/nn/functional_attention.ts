@@ -8,6 +8,7 @@
  */
 
 import * as ga from "../array/mod.ts";
+import { forProduct, forReduction } from "./autocast.ts";
 import { arrayArg, floatArg, options, showShape, unitArg } from "./_check.ts";
 import { dropout } from "./functional_dropout.ts";
 
@@ -52,9 +53,9 @@ export function scaledDotProductAttention(
   opts?: AttentionOptions,
 ): ga.GPUArray {
   const what = "scaledDotProductAttention";
-  const q = floatArg(query, what, "query"),
-    k = floatArg(key, what, "key"),
-    v = floatArg(value, what, "value");
+  const q = forProduct(floatArg(query, what, "query")),
+    k = forProduct(floatArg(key, what, "key")),
+    v = forProduct(floatArg(value, what, "value"));
   const o = options(opts, what, "{ isCausal: true }", ["attnMask", "dropoutP", "isCausal", "scale", "seed"]);
   if (q.ndim < 2 || k.ndim < 2 || v.ndim < 2) {
     throw new RangeError(
@@ -98,8 +99,8 @@ export function scaledDotProductAttention(
     }
     scores = m.dtype === "bool" ? ga.where(m, scores, -Infinity) : scores.add(m);
   }
-  let weights: ga.GPUArray = ga.softmax(scores, -1);
+  let weights: ga.GPUArray = ga.softmax(forReduction(scores), -1);
   const p = unitArg(o.dropoutP ?? 0, what, "dropoutP");
   if (p > 0) weights = dropout(weights, { p, ...(o.seed === undefined ? {} : { seed: o.seed }) });
-  return ga.matmul(weights, v);
+  return ga.matmul(forProduct(weights), v);
 }

@@ -8,6 +8,7 @@
  */
 
 import * as ga from "../array/mod.ts";
+import { forReduction } from "./autocast.ts";
 import { isTracked } from "../array/grad/tape.ts";
 import {
   expectShape,
@@ -74,7 +75,7 @@ export function batchNorm(
   opts?: BatchNormOptions,
 ): ga.GPUArray {
   const what = "batchNorm";
-  const x = floatArg(input, what, "input");
+  const x = forReduction(floatArg(input, what, "input"));
   const o = options(opts, what, "{ training: true, momentum: 0.1 }", [
     "weight",
     "bias",

@@ -12,6 +12,7 @@
 import * as ga from "../array/mod.ts";
 import { floatArg, optionalFloat, options, showShape, tupleArg } from "./_check.ts";
 import { dnnConv, useDnn } from "./cudnn_conv.ts";
+import { forProduct } from "./autocast.ts";
 
 /** Options of {@link conv1d} and {@link conv2d}. */
 export interface ConvOptions {
@@ -174,9 +175,9 @@ export function convolution(
   opts: ConvOptions | undefined,
   nd: number,
 ): ga.GPUArray {
-  let x = floatArg(input, what, "input");
-  const w = floatArg(weight, what, "weight");
-  const b = optionalFloat(bias, what, "bias");
+  let x = forProduct(floatArg(input, what, "input"));
+  const w = forProduct(floatArg(weight, what, "weight"));
+  const b = forProduct(optionalFloat(bias, what, "bias"));
   const o = options(opts, what, '{ stride: 2, padding: "same" }', CONV_OPTIONS);
   const unbatched = x.ndim === nd + 1;
   if (unbatched) x = x.expandDims(0);

@@ -7,6 +7,7 @@
 import * as ga from "../array/mod.ts";
 import { matmulEpilogue } from "../array/ops/matmul_epilogue.ts";
 import { floatArg, optionalFloat, showShape } from "./_check.ts";
+import { forProduct } from "./autocast.ts";
 
 /**
  * `input · weightᵀ + bias` (PyTorch's `linear`): `input` is `[..., in]`, `weight` `[out, in]` (PyTorch's
@@ -23,9 +24,9 @@ import { floatArg, optionalFloat, showShape } from "./_check.ts";
  * ```
  */
 export function linear(input: ga.GPUArray, weight: ga.GPUArray, bias?: ga.GPUArray | null): ga.GPUArray {
-  const x = floatArg(input, "linear", "input");
-  const w = floatArg(weight, "linear", "weight");
-  const b = optionalFloat(bias, "linear", "bias");
+  const x = forProduct(floatArg(input, "linear", "input"));
+  const w = forProduct(floatArg(weight, "linear", "weight"));
+  const b = forProduct(optionalFloat(bias, "linear", "bias"));
   if (w.ndim !== 2) {
     throw new RangeError(`Cannot linear: weight has shape ${showShape(w.shape)}; it must be [out, in]`);
   }

@@ -9,6 +9,7 @@
  */
 
 import * as ga from "../array/mod.ts";
+import { forReduction } from "./autocast.ts";
 import {
   expectShape,
   floatArg,
@@ -138,7 +139,7 @@ function reduceClass(loss: ga.GPUArray, weights: ga.GPUArray, reduction: Reducti
  */
 export function nllLoss(input: ga.GPUArray, target: ga.GPUArray, opts?: NllLossOptions): ga.GPUArray {
   const what = "nllLoss";
-  const x = floatArg(input, what, "input");
+  const x = forReduction(floatArg(input, what, "input"));
   const o = options(opts, what, '{ ignoreIndex: -100, reduction: "mean" }', [
     "weight",
     "ignoreIndex",
@@ -182,7 +183,7 @@ export function crossEntropy(
   opts?: CrossEntropyOptions,
 ): ga.GPUArray {
   const what = "crossEntropy";
-  const x = floatArg(input, what, "input");
+  const x = forReduction(floatArg(input, what, "input"));
   const o = options(opts, what, "{ labelSmoothing: 0.1 }", [
     "weight",
     "ignoreIndex",
@@ -242,7 +243,7 @@ function probabilityLoss(
  */
 export function mseLoss(input: ga.GPUArray, target: ga.GPUArray, opts?: MseLossOptions): ga.GPUArray {
   const what = "mseLoss";
-  const x = floatArg(input, what, "input"), y = floatArg(target, what, "target");
+  const x = forReduction(floatArg(input, what, "input")), y = forReduction(floatArg(target, what, "target"));
   const o = options(opts, what, '{ reduction: "sum" }', ["reduction"]);
   const reduction = reductionArg(o.reduction, what);
   if (x.ndim !== y.ndim || x.shape.some((d, i) => d !== y.shape[i])) {
@@ -276,7 +277,7 @@ export function binaryCrossEntropyWithLogits(
   opts?: BceWithLogitsOptions,
 ): ga.GPUArray {
   const what = "binaryCrossEntropyWithLogits";
-  const x = floatArg(input, what, "input"), y = floatArg(target, what, "target");
+  const x = forReduction(floatArg(input, what, "input")), y = forReduction(floatArg(target, what, "target"));
   const o = options(opts, what, '{ posWeight, reduction: "sum" }', ["weight", "posWeight", "reduction"]);
   const reduction = reductionArg(o.reduction, what);
   expectShape(y, x.shape, what, "target");

@@ -7,6 +7,7 @@
  */
 
 import type * as ga from "../array/mod.ts";
+import { forReduction } from "./autocast.ts";
 import {
   expectShape,
   floatArg,
@@ -102,7 +103,7 @@ export function layerNorm(
   opts?: LayerNormOptions,
 ): ga.GPUArray {
   const what = "layerNorm";
-  const x = floatArg(input, what, "input");
+  const x = forReduction(floatArg(input, what, "input"));
   const o = options(opts, what, "{ weight, bias, eps: 1e-5 }", ["weight", "bias", "eps"]);
   const axes = trailingAxes(x, normalizedShape, what);
   const shape = axes.map((a) => x.shape[a]!);
@@ -134,7 +135,7 @@ export function rmsNorm(
   opts?: RmsNormOptions,
 ): ga.GPUArray {
   const what = "rmsNorm";
-  const x = floatArg(input, what, "input");
+  const x = forReduction(floatArg(input, what, "input"));
   const o = options(opts, what, "{ weight, eps: 1e-6 }", ["weight", "eps"]);
   const axes = trailingAxes(x, normalizedShape, what);
   const w = optionalFloat(o.weight, what, "weight");
@@ -160,7 +161,7 @@ export function rmsNorm(
  */
 export function groupNorm(input: ga.GPUArray, numGroups: number, opts?: GroupNormOptions): ga.GPUArray {
   const what = "groupNorm";
-  const x = floatArg(input, what, "input");
+  const x = forReduction(floatArg(input, what, "input"));
   const o = options(opts, what, "{ weight, bias, eps: 1e-5 }", ["weight", "bias", "eps"]);
   if (x.ndim < 2) {
     throw new RangeError(`Cannot groupNorm an input of shape ${showShape(x.shape)}: it must be [N, C, ...]`);

@@ -56,6 +56,7 @@ export { dropout, type DropoutGenerator, type DropoutOptions } from "./functiona
 export { embedding, type EmbeddingOptions } from "./functional_embedding.ts";
 export { conv1d, conv2d, type ConvOptions } from "./functional_conv.ts";
 export { cudnn } from "./cudnn_conv.ts";
+export { autocast, type AutocastDType } from "./autocast.ts";
 export { convTranspose2d, type ConvTransposeOptions } from "./functional_conv_transpose.ts";
 export {
   adaptiveAvgPool2d,

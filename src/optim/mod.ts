@@ -51,3 +51,4 @@ export {
   StepLR,
 } from "./lr_scheduler.ts";
 export { OneCycleLR, type OneCycleLROptions } from "./one_cycle.ts";
+export { GradScaler, type GradScalerOptions } from "./grad_scaler.ts";
