@@ -23,7 +23,7 @@ eachBackend(
         continue;
       }
       assert.equal(nn.autocast(dtype, () => 7), 7);
-      assert.throws(() => nn.autocast(dtype, async () => 0), {
+      assert.throws(() => nn.autocast(dtype, () => Promise.resolve(0)), {
         name: "TypeError",
         message: /async function/,
       });

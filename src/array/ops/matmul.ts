@@ -19,7 +19,7 @@ import { type OpOptions, outputFor } from "./ufunc.ts";
 import { broadcastTo, expandDims } from "./views.ts";
 import { blasLayout, type Gemm, type GemmOperand, transposed } from "../../device/gemm.ts";
 import { tiledGemm } from "../exec/matmul_kernel.ts";
-import { record, refuseTrackedWrite, type Vjp } from "../grad/tape.ts";
+import { record, refuseTrackedWrite, type VjpContext } from "../grad/tape.ts";
 import { checkOptions } from "../../kernel/options.ts";
 
 const INT_MAX = 2 ** 31 - 1;
@@ -139,7 +139,7 @@ export function matmul<A extends DType, B extends DType>(
  * The gradient of `a @ b`: `g @ bᵀ` and `aᵀ @ g` over the last two axes, with 1-D operands as a row
  * and a column (the broadcast batch axes are summed when the gradients are fitted).
  */
-export const matmulVjp: Vjp = (g, { inputs, need, ops }) => {
+export function matmulVjp(g: GPUArray, { inputs, need, ops }: VjpContext): (GPUArray | undefined)[] {
   const [a, b] = inputs as [GPUArray, GPUArray];
   const A = a.ndim === 1 ? ops.reshape(a, [1, a.size]) : a;
   const B = b.ndim === 1 ? ops.reshape(b, [b.size, 1]) : b;
@@ -153,7 +153,7 @@ export const matmulVjp: Vjp = (g, { inputs, need, ops }) => {
     ga && a.ndim === 1 ? ops.reshape(ga, [...batch, a.size]) : ga,
     gb && b.ndim === 1 ? ops.reshape(gb, [...batch, b.size]) : gb,
   ];
-};
+}
 
 /** What runs a product: cuBLAS (CUDA, the float dtypes) or the tiled kernel (any backend and dtype). */
 export type GemmKernel = "cublas" | "tiled";
