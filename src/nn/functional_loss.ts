@@ -10,6 +10,8 @@
 
 import * as ga from "../array/mod.ts";
 import { forReduction } from "./autocast.ts";
+import { checkBeforeRead } from "../array/core/host_read.ts";
+import { collectArrays } from "../array/core/gpuarray.ts";
 import {
   expectShape,
   floatArg,
@@ -66,6 +68,10 @@ interface ClassTargets {
   readonly weight: ga.GPUArray | undefined;
   /** `[N, d...]` bool: where the target is `ignoreIndex`. */
   readonly ignored: ga.GPUArray;
+  /** 0-d bool: whether a target is neither a class index nor `ignoreIndex`. */
+  readonly invalid: ga.GPUArray;
+  /** Throws the error naming the first such target, if there is one (reads the device). */
+  readonly check: () => void;
 }
 
 /** Checks an `[N, C, d...]` (or `[C]`) input against an `[N, d...]` (or `[]`) integer target. */
@@ -92,20 +98,41 @@ function classTargets(
   }
   const ignored = target.eq(ignoreIndex);
   const valid = ignored.logicalOr(target.ge(0).logicalAnd(target.lt(classes)));
-  if (Deno.env.get("CUDENO_EXPERIMENT_SKIP_TARGET_CHECK") !== "1" && target.size > 0 && !ga.all(valid)) {
-    const bad = ga.mask(target, valid.logicalNot()).item(0);
+  // Checked on the device, not waited for: the loss is NaN where a target is out of range, and reading it
+  // (Number(loss), get(), item()) throws this error.
+  const notValid = valid.logicalNot().reshape([-1]);
+  // Made outside a differentiated call's tidy-up, which frees what the call made: the loss may be read
+  // after the call returns. `bad` is the largest bad target (any one names the mistake).
+  const collecting = collectArrays(undefined);
+  let invalid: ga.GPUArray, bad: ga.GPUArray | undefined;
+  try {
+    invalid = ga.any(notValid, 0);
+    const flat = target.reshape([-1]); // the smallest target stands in for the good ones: no bad one is below it
+    if (target.size > 0) bad = ga.max(ga.where(notValid, flat, ga.min(flat, 0)), 0);
+  } finally {
+    collectArrays(collecting);
+  }
+  const check = () => {
+    if (!invalid.item()) return;
     throw new RangeError(
-      `Cannot ${what} with target ${bad}: targets must be class indices from 0 to ${
+      `Cannot ${what} with target ${bad!.item()}: targets must be class indices from 0 to ${
         classes - 1
       } (or ignoreIndex ${ignoreIndex})`,
     );
-  }
+  };
   const column = x.shape.map((d, i) => (i === axis ? d : 1));
   const ids = ga.arange(classes, "int64").reshape(column);
   const counted = ga.expandDims(ignored.logicalNot(), axis);
   const hot = ga.expandDims(target, axis).eq(ids).logicalAnd(counted).astype(x.dtype);
   if (weight !== undefined) expectShape(weight, [classes], what, "weight");
-  return { axis, classes, hot, weight: weight?.reshape(column), ignored };
+  return { axis, classes, hot, weight: weight?.reshape(column), ignored, invalid, check };
+}
+
+/** `loss` NaN where a target was out of range, its reading checking them (see {@link classTargets}). */
+function checked(loss: ga.GPUArray, t: ClassTargets): ga.GPUArray {
+  const out = ga.where(t.invalid, NaN, loss);
+  checkBeforeRead(out, t.check);
+  return out;
 }
 
 /** The negative log-likelihood terms `-w[t]·logp[t]`, and the weight of each target (0 where ignored). */
@@ -128,7 +155,8 @@ function reduceClass(loss: ga.GPUArray, weights: ga.GPUArray, reduction: Reducti
  *
  * @throws {TypeError} for a target that is not of an integer dtype.
  * @throws {RangeError} naming the shapes when the target's shape is not the input's without its class
- *   axis, or naming a target outside 0..C-1 (other than `ignoreIndex`).
+ *   axis. A target outside 0..C-1 (other than `ignoreIndex`) is checked on the device without waiting
+ *   for it: the loss is NaN, and reading it (`Number(loss)`, `get()`) throws a RangeError naming the target.
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
@@ -154,7 +182,7 @@ export function nllLoss(input: ga.GPUArray, target: ga.GPUArray, opts?: NllLossO
     o.ignoreIndex ?? -100,
   );
   const { loss, weights } = nllTerms(x, t);
-  return reduceClass(loss, weights, reduction);
+  return checked(reduceClass(loss, weights, reduction), t);
 }
 
 /**
@@ -166,7 +194,8 @@ export function nllLoss(input: ga.GPUArray, target: ga.GPUArray, opts?: NllLossO
  * `N·d...` positions.
  *
  * @throws {TypeError} for a target that is neither integers nor a float array of the input's shape.
- * @throws {RangeError} naming the shapes when they do not match, or naming a target outside 0..C-1.
+ * @throws {RangeError} naming the shapes when they do not match; a target outside 0..C-1 makes the loss
+ *   NaN, and reading it throws a RangeError naming the target (as {@link nllLoss}).
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
@@ -202,11 +231,11 @@ export function crossEntropy(
   const t = classTargets(what, x, indexArg(target, what, "target"), weight, o.ignoreIndex ?? -100);
   const { loss, weights } = nllTerms(logp, t);
   const nll = reduceClass(loss, weights, reduction);
-  if (smoothing === 0) return nll;
+  if (smoothing === 0) return checked(nll, t);
   const spread = t.weight === undefined ? logp : logp.mul(t.weight);
   const smooth = ga.where(t.ignored, 0, spread.sum(axis).neg());
   const smoothReduced = reduceClass(smooth, weights, reduction);
-  return nll.mul(1 - smoothing).add(smoothReduced.mul(smoothing / t.classes));
+  return checked(nll.mul(1 - smoothing).add(smoothReduced.mul(smoothing / t.classes)), t);
 }
 
 /** Cross-entropy against class probabilities (a float target of the input's shape). */

@@ -207,10 +207,18 @@ eachBackend("losses name the shapes and the bad target", () => {
     () => nn.crossEntropy(x, ga.asarray([0, 1], "int64")),
     /input of shape \[4, 3\] with a target of shape \[2\]: the target must be \[4\]/,
   );
-  assert.throws(
-    () => nn.crossEntropy(x, ga.asarray([0, 1, 3, 2], "int64")),
-    /target 3: targets must be class indices from 0 to 2 \(or ignoreIndex -100\)/,
-  );
+  // A bad target is found on the device without waiting: reading the loss throws, every time.
+  const bad = nn.crossEntropy(x, ga.asarray([0, 1, 3, 2], "int64"));
+  for (const read of [() => Number(bad), () => bad.get(), () => bad.item()]) {
+    assert.throws(read, /target 3: targets must be class indices from 0 to 2 \(or ignoreIndex -100\)/);
+  }
+  const [value] = ga.valueAndGrad((z: ga.GPUArray) => nn.nllLoss(z, ga.asarray([0, -1, 1, 2], "int64")))(x);
+  assert.throws(() => Number(value), /Cannot nllLoss with target -1/);
+  const spread = nn.crossEntropy(x, ga.asarray([7, 1, 1, 2], "int64"), { labelSmoothing: 0.1 });
+  assert.throws(() => spread.get(), /target 7/);
+  const ignored = Number(nn.crossEntropy(x, ga.asarray([0, -100, 1, 2], "int64")));
+  assert.ok(Math.abs(ignored - Math.log(3)) < 1e-6, `ignored, not bad: ${ignored}`);
+  assert.throws(() => Number(nn.crossEntropy(x, ga.asarray([-5, 1, 2, 200], "int32"))), /target 200/);
   assert.throws(
     () => nn.crossEntropy(x, ga.zeros([4, 2])),
     /a probability target has shape \[4, 2\]; it must have shape \[4, 3\]/,

@@ -43,8 +43,29 @@ function hostTarget<D extends DType>(
   return out;
 }
 
+/** Checks to run before the elements of a buffer (an array or any view of it) are read, by buffer. */
+const beforeRead = new WeakMap<object, () => void>();
+
+/**
+ * Runs `check` before `a`'s elements (or a view's) are first read to the host (`get`, `item`, `Number`,
+ * printing): how a result whose inputs are validated on the device (a loss's class targets) reports a
+ * bad input, in the user's terms, without making the computation wait for the device. `check` throws
+ * for a bad input (every read then throws again), else it is dropped.
+ */
+export function checkBeforeRead(a: GPUArray, check: () => void): void {
+  beforeRead.set(a.buffer, check);
+}
+
+function runCheck(a: GPUArray): void {
+  const check = beforeRead.get(a.buffer);
+  if (check === undefined) return;
+  check();
+  beforeRead.delete(a.buffer);
+}
+
 /** The elements of `a`, in C order, copied into `out` (checked) or a new typed array: `a.get(out)`. */
 export function readHost<D extends DType>(a: GPUArray<D>, out?: HostArrayOf[D]): HostArrayOf[D] {
+  runCheck(a);
   out = hostTarget(a, out, "get");
   a.backend.checkHostRead("get()");
   if (a.size === 0) return out;
@@ -62,6 +83,7 @@ export async function readHostAsync<D extends DType>(
   a: GPUArray<D>,
   out?: HostArrayOf[D],
 ): Promise<HostArrayOf[D]> {
+  runCheck(a);
   out = hostTarget(a, out, "getAsync");
   a.backend.checkHostRead("getAsync()");
   if (a.size === 0) return out;
