@@ -20,11 +20,20 @@ const MiB = 2n ** 20n;
 cudaTest("100,000 alloc/free cycles return device memory to where it started, RSS flat", async () => {
   cudaContext();
   for (let i = 0; i < 1000; i++) cuda.memAlloc(4096).free();
-  const before = freeMemory();
   const rss = rssMiB();
-  for (let i = 0; i < 100_000; i++) cuda.memAlloc(4096 + (i % 7) * 512).free();
-  const down = await settled(() => before - freeMemory(), (d) => d < MiB);
-  assert.ok(down < MiB, `device memory down by ${Number(down) / 2 ** 20} MiB`);
+  // Five rounds of 20,000: a leak (at least 80 MB a round) lowers the free memory in every round, while
+  // other processes and the parent's Workers (a parallel run) allocate only now and then: one clean round
+  // is enough.
+  const downs: bigint[] = [];
+  for (let round = 0; round < 5; round++) {
+    const before = freeMemory();
+    for (let i = 0; i < 20_000; i++) cuda.memAlloc(4096 + (i % 7) * 512).free();
+    downs.push(await settled(() => before - freeMemory(), (d) => d < MiB));
+  }
+  assert.ok(
+    downs.some((d) => d < MiB),
+    `device memory down by ${downs.map((d) => Number(d) / 2 ** 20)} MiB in each round`,
+  );
   assert.ok(rssMiB() - rss < RSS_BOUND_MIB, `RSS grew ${(rssMiB() - rss).toFixed(1)} MiB`);
 });
 
