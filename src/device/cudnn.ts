@@ -230,111 +230,74 @@ function withWorkspace(
   }
 }
 
-function forward(
-  backend: CudaBackend,
-  d: ConvDescription,
-  x: DnnOperand,
-  w: DnnOperand,
-  y: DnnOperand,
-): void {
-  const handle = prepare(backend, "run a convolution");
-  const lib = libcudnn.get(), plan = planFor(d);
-  const c = plan.forward ??= choose(
-    "cudnnGetConvolutionForwardAlgorithm_v7",
-    (n, r, p) =>
-      lib.cudnnGetConvolutionForwardAlgorithm_v7(handle, plan.x, plan.w, plan.conv, plan.y, n, r, p),
-    (a, s) => lib.cudnnGetConvolutionForwardWorkspaceSize(handle, plan.x, plan.w, plan.conv, plan.y, a, s),
-    "cudnnGetConvolutionForwardWorkspaceSize",
-  );
-  const [one, zero] = d.dtype === "float64" ? [one64, zero64] : [one32, zero32];
-  withWorkspace(backend, c.bytes, (work) =>
-    lib.cudnnConvolutionForward(
-      handle,
-      one,
-      plan.x,
-      address(x, d.dtype),
-      plan.w,
-      address(w, d.dtype),
-      plan.conv,
-      c.algo,
-      work,
-      BigInt(c.bytes),
-      zero,
-      plan.y,
-      address(y, d.dtype),
-    ), "cudnnConvolutionForward");
-}
+/** Each direction of a convolution: the operands' descriptors in the order its calls take them, and those calls. */
+const DIRECTIONS = {
+  forward: {
+    what: "run a convolution",
+    order: ["x", "w", "y"],
+    query: "cudnnGetConvolutionForwardAlgorithm_v7",
+    size: "cudnnGetConvolutionForwardWorkspaceSize",
+    run: "cudnnConvolutionForward",
+  },
+  backwardData: {
+    what: "run a convolution's input gradient",
+    order: ["w", "y", "x"],
+    query: "cudnnGetConvolutionBackwardDataAlgorithm_v7",
+    size: "cudnnGetConvolutionBackwardDataWorkspaceSize",
+    run: "cudnnConvolutionBackwardData",
+  },
+  backwardFilter: {
+    what: "run a convolution's weight gradient",
+    order: ["x", "y", "w"],
+    query: "cudnnGetConvolutionBackwardFilterAlgorithm_v7",
+    size: "cudnnGetConvolutionBackwardFilterWorkspaceSize",
+    run: "cudnnConvolutionBackwardFilter",
+  },
+} as const;
 
-function backwardData(
+/**
+ * `out = first ⊛ second` in `direction` (forward: `y` of `x` and `w`; backward data: `dx` of `w` and `dy`;
+ * backward filter: `dw` of `x` and `dy`), with the algorithm chosen for the shape on first use.
+ */
+function convolve(
   backend: CudaBackend,
+  direction: keyof typeof DIRECTIONS,
   d: ConvDescription,
-  w: DnnOperand,
-  dy: DnnOperand,
-  dx: DnnOperand,
+  first: DnnOperand,
+  second: DnnOperand,
+  out: DnnOperand,
 ): void {
-  const handle = prepare(backend, "run a convolution's input gradient");
+  const spec = DIRECTIONS[direction];
+  const handle = prepare(backend, spec.what);
   const lib = libcudnn.get(), plan = planFor(d);
-  const c = plan.backwardData ??= choose(
-    "cudnnGetConvolutionBackwardDataAlgorithm_v7",
-    (n, r, p) =>
-      lib.cudnnGetConvolutionBackwardDataAlgorithm_v7(handle, plan.w, plan.y, plan.conv, plan.x, n, r, p),
-    (a, s) =>
-      lib.cudnnGetConvolutionBackwardDataWorkspaceSize(handle, plan.w, plan.y, plan.conv, plan.x, a, s),
-    "cudnnGetConvolutionBackwardDataWorkspaceSize",
+  const [a, b, c] = spec.order.map((k) => plan[k]) as [
+    Deno.PointerObject,
+    Deno.PointerObject,
+    Deno.PointerObject,
+  ];
+  const choice = plan[direction] ??= choose(
+    spec.query,
+    (n, r, p) => lib[spec.query](handle, a, b, plan.conv, c, n, r, p),
+    (algo, s) => lib[spec.size](handle, a, b, plan.conv, c, algo, s),
+    spec.size,
   );
   const [one, zero] = d.dtype === "float64" ? [one64, zero64] : [one32, zero32];
-  withWorkspace(backend, c.bytes, (work) =>
-    lib.cudnnConvolutionBackwardData(
+  withWorkspace(backend, choice.bytes, (work) =>
+    lib[spec.run](
       handle,
       one,
-      plan.w,
-      address(w, d.dtype),
-      plan.y,
-      address(dy, d.dtype),
+      a,
+      address(first, d.dtype),
+      b,
+      address(second, d.dtype),
       plan.conv,
-      c.algo,
+      choice.algo,
       work,
-      BigInt(c.bytes),
+      BigInt(choice.bytes),
       zero,
-      plan.x,
-      address(dx, d.dtype),
-    ), "cudnnConvolutionBackwardData");
-}
-
-function backwardFilter(
-  backend: CudaBackend,
-  d: ConvDescription,
-  x: DnnOperand,
-  dy: DnnOperand,
-  dw: DnnOperand,
-): void {
-  const handle = prepare(backend, "run a convolution's weight gradient");
-  const lib = libcudnn.get(), plan = planFor(d);
-  const c = plan.backwardFilter ??= choose(
-    "cudnnGetConvolutionBackwardFilterAlgorithm_v7",
-    (n, r, p) =>
-      lib.cudnnGetConvolutionBackwardFilterAlgorithm_v7(handle, plan.x, plan.y, plan.conv, plan.w, n, r, p),
-    (a, s) =>
-      lib.cudnnGetConvolutionBackwardFilterWorkspaceSize(handle, plan.x, plan.y, plan.conv, plan.w, a, s),
-    "cudnnGetConvolutionBackwardFilterWorkspaceSize",
-  );
-  const [one, zero] = d.dtype === "float64" ? [one64, zero64] : [one32, zero32];
-  withWorkspace(backend, c.bytes, (work) =>
-    lib.cudnnConvolutionBackwardFilter(
-      handle,
-      one,
-      plan.x,
-      address(x, d.dtype),
-      plan.y,
-      address(dy, d.dtype),
-      plan.conv,
-      c.algo,
-      work,
-      BigInt(c.bytes),
-      zero,
-      plan.w,
-      address(dw, d.dtype),
-    ), "cudnnConvolutionBackwardFilter");
+      c,
+      address(out, d.dtype),
+    ), spec.run);
 }
 
 /**
@@ -353,8 +316,8 @@ export function cudnnOf(backend: CudaBackend): Dnn | undefined {
   return {
     name: `cuDNN ${Math.floor(v / 10000)}.${Math.floor(v / 100) % 100}.${v % 100}`,
     dtypes: ["float32", "float64", "float16", "bfloat16"],
-    convForward: (d, x, w, y) => forward(backend, d, x, w, y),
-    convBackwardData: (d, w, dy, dx) => backwardData(backend, d, w, dy, dx),
-    convBackwardFilter: (d, x, dy, dw) => backwardFilter(backend, d, x, dy, dw),
+    convForward: (d, x, w, y) => convolve(backend, "forward", d, x, w, y),
+    convBackwardData: (d, w, dy, dx) => convolve(backend, "backwardData", d, w, dy, dx),
+    convBackwardFilter: (d, x, dy, dw) => convolve(backend, "backwardFilter", d, x, dy, dw),
   };
 }
