@@ -115,6 +115,7 @@ export * as linalg from "./linalg/mod.ts";
 export { CusolverError } from "../device/cusolver.ts";
 export { CudnnError } from "../device/cudnn.ts";
 export type { Solver, SolverJob, SolverJobs, SolverMatrices, SolverVectors } from "../device/solver.ts";
+export type { ConvDescription, Dnn, DnnOperand } from "../device/dnn.ts";
 export { einsum, tensordot } from "./ops/einsum.ts";
 export { cumprod, cumsum, diff, type DiffOptions, type ScanOptions } from "./ops/scan.ts";
 export { type Indices, put, take } from "./ops/indexing.ts";

@@ -16,7 +16,7 @@ import type { DType } from "../kernel/dtype.ts";
  *
  * @example
  * ```ts
- * import type { ConvDescription } from "./dnn.ts";
+ * import type { ConvDescription } from "@cudeno/cudeno/array";
  * const d: ConvDescription = {
  *   dtype: "float32", x: [8, 3, 32, 32], w: [16, 3, 3, 3], y: [8, 16, 32, 32],
  *   pad: [1, 1], stride: [1, 1], dilation: [1, 1], groups: 1, tf32: true,
@@ -24,14 +24,21 @@ import type { DType } from "../kernel/dtype.ts";
  * ```
  */
 export interface ConvDescription {
+  /** The element type of every operand. */
   readonly dtype: DType;
+  /** The input's extents `[N, C, H, W]`. */
   readonly x: readonly [number, number, number, number];
+  /** The weight's extents `[K, C / groups, kH, kW]`. */
   readonly w: readonly [number, number, number, number];
+  /** The output's extents `[N, K, H', W']`. */
   readonly y: readonly [number, number, number, number];
   /** Zeros before and after each spatial axis (the same on both sides). */
   readonly pad: readonly [number, number];
+  /** The step between windows along each spatial axis. */
   readonly stride: readonly [number, number];
+  /** The spacing of kernel elements along each spatial axis. */
   readonly dilation: readonly [number, number];
+  /** Independent channel groups. */
   readonly groups: number;
   /** Whether float32 products may run on tensor cores in TF32 (PyTorch's `cudnn.allow_tf32`). */
   readonly tf32: boolean;
@@ -39,7 +46,9 @@ export interface ConvDescription {
 
 /** A contiguous operand: its buffer and the elements before its first. */
 export interface DnnOperand {
+  /** The device memory. */
   readonly buffer: BackendBuffer;
+  /** Elements before the operand's first. */
   readonly offset: number;
 }
 
