@@ -83,6 +83,8 @@ export {
 } from "./ops/views.ts";
 export { assign, astype, fill } from "./ops/assign.ts";
 export { load, loadAsync, save, saveAsync } from "./routines/io.ts";
+export { image, type ImageOptions, Picture } from "./routines/picture.ts";
+export { plot, type PlotOptions } from "./routines/plot.ts";
 export { type NpzArrays, savez, savezCompressed } from "./routines/npz.ts";
 export { arraySplit, concatenate, type JoinOptions, split, stack } from "./routines/join.ts";
 export { pad, type PadOptions, type PadSpec, repeat, tile } from "./routines/repeat.ts";

@@ -11,7 +11,7 @@
  */
 
 import * as ga from "../array/mod.ts";
-import { record } from "../array/grad/tape.ts";
+import { isTracked, record } from "../array/grad/tape.ts";
 import type { KernelSource } from "../device/backend.ts";
 import { targetOf } from "../codegen/targets.ts";
 
@@ -118,7 +118,9 @@ export function maxPoolWindows(x: ga.GPUArray, g: Windows): ga.GPUArray {
   const shape = [...xc.shape.slice(0, -2), g.oh, g.ow];
   const y = new ga.GPUArray(xc.backend, shape, xc.dtype), at = new ga.GPUArray(xc.backend, shape, "int32");
   launch("forward", y, at, xc, g);
-  record("maxPool2d", [xc], y, (dy) => [scatter(like(dy, y), at, xc.shape, g)]);
+  // Where each maximum was is kept only for a gradient (freeing it here is ordered after the launch).
+  if (!isTracked(xc)) at.free();
+  else record("maxPool2d", [xc], y, (dy) => [scatter(like(dy, y), at, xc.shape, g)]);
   return y;
 }
 
