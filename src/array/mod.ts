@@ -123,6 +123,7 @@ export { cumprod, cumsum, diff, type DiffOptions, type ScanOptions } from "./ops
 export { type Indices, put, take } from "./ops/indexing.ts";
 export { argwhere, compress, mask, nonzero } from "./routines/compact.ts";
 export { argsort, sort, type SortOptions, topk, type TopkOptions, type TopkResult } from "./ops/sorting.ts";
+export { lexsort } from "./routines/lexsort.ts";
 export {
   searchsorted,
   type SearchsortedOptions,

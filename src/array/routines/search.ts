@@ -21,6 +21,7 @@ import { searchSource } from "../exec/search_source.ts";
 import { checkArray } from "../ops/sorting.ts";
 import type { Backend, BackendKernel } from "../../device/backend.ts";
 import { checkOptions } from "../../kernel/options.ts";
+import { uniqueAlong } from "./lexsort.ts";
 
 function searchKernel(backend: Backend, v: SortVariant, name: string): BackendKernel {
   return backend.kernel(`search:${v.width}${v.wide ? "w" : "n"}:${name}`, () => ({
@@ -45,6 +46,12 @@ export interface UniqueOptions {
   readonly returnInverse?: boolean;
   /** Also return, for each unique value, the flat index of its first occurrence in the input. */
   readonly returnIndex?: boolean;
+  /**
+   * The distinct slices along this axis instead of the distinct elements (NumPy's `axis`): `values`
+   * keeps the other axes, the slices sorted lexicographically; `inverse` and `index` count slices.
+   * Slices holding NaN are each their own. Default null: the flattened elements.
+   */
+  readonly axis?: number | null;
 }
 
 /**
@@ -92,6 +99,7 @@ export function unique<D extends DType>(a: GPUArray<D>): GPUArray<D>;
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const { values, counts } = ga.unique(ga.asarray([5, 2, 5]), { returnCounts: true }); // [2, 5] [1n, 2n]
+ * const rows = ga.unique(ga.asarray([[1, 2], [0, 5], [1, 2]]), { axis: 0 }).values; // [[0, 5], [1, 2]]
  * ```
  */
 export function unique<D extends DType>(a: GPUArray<D>, options: UniqueOptions): UniqueResult<D>;
@@ -104,8 +112,10 @@ export function unique<D extends DType>(
     "returnCounts",
     "returnInverse",
     "returnIndex",
+    "axis",
   ]);
   a.backend.checkHostRead("unique()", "the size of its result");
+  if (options?.axis !== undefined && options.axis !== null) return uniqueAlong(a, options.axis, options);
   const wantCounts = options?.returnCounts === true, wantInverse = options?.returnInverse === true;
   const wantIndex = options?.returnIndex === true;
   const backend = a.backend, n = a.size;
