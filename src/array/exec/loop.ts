@@ -167,13 +167,7 @@ export function runLoop(loop: Loop, shape: readonly number[], what: string): voi
   const path = choosePath(loop, merged.shape, merged.strides, offsets);
   const narrow = path === "flat" ? n < NARROW : fitsNarrow(n, merged.shape, merged.strides);
   const ndim = path === "flat" || path === "vector" ? 1 : merged.shape.length;
-  const uniform = merged.strides.map((s) => (ndim === 1 || path === "vstrided") && s[s.length - 1] === 0);
-  if (path === "vstrided") {
-    // The loop walks groups: the last extent counts groups, and a step along it moves a group.
-    merged.shape[ndim - 1]! /= ELEMS;
-    for (const s of merged.strides) s[ndim - 1]! *= ELEMS;
-  }
-  const groups = path === "vstrided" ? n / ELEMS : n;
+  const uniform = merged.strides.map((s) => ndim === 1 && s[s.length - 1] === 0);
   // The kernel's key, built by concatenation: a launch comes here, and this is most of its string work.
   let key = `${loop.key}|${path}${ndim}${narrow ? "n" : "w"}|`;
   for (let k = 0; k < count; k++) {
@@ -223,7 +217,7 @@ export function runLoop(loop: Loop, shape: readonly number[], what: string): voi
     kernel.launch({ grid, block: [TILE, TILE_ROWS] }, args);
   } else {
     const perBlock = path === "vector" ? BLOCK * ELEMS * 2 : BLOCK * ELEMS;
-    kernel.launch({ grid: Math.ceil(groups / perBlock), block: BLOCK }, args);
+    kernel.launch({ grid: Math.ceil(n / perBlock), block: BLOCK }, args);
   }
 }
 

@@ -29,12 +29,7 @@ export type LoopPath =
   /** Two axes, the output contiguous along the last and the input along the first. */
   | "tile"
   /** Any strides. */
-  | "strided"
-  /**
-   * {@link LoopPath.strided} over groups of 4 neighbours along the last axis, where every operand
-   * steps 1 (vector loads and stores, CUDA) or 0 (one load) along it: broadcasting a row, for one.
-   */
-  | "vstrided";
+  | "strided";
 
 /** What a loop's source depends on. */
 export interface LoopPlan {
@@ -50,7 +45,7 @@ export interface LoopPlan {
   readonly arrays: readonly { readonly dtype: DType; readonly written: boolean }[];
   /** Each pointer operand's dtype and whether the loop writes through it. */
   readonly pointers: readonly { readonly dtype: DType; readonly written: boolean }[];
-  /** For flat and vector loops, the operands read at one element throughout (stride 0); for vstrided ones, along the last axis. */
+  /** For flat and vector loops, the operands read at one element throughout (stride 0). */
   readonly uniform: readonly boolean[];
   /** Each scalar parameter's dtype. */
   readonly scalars: readonly DType[];
@@ -160,24 +155,6 @@ ${head(plan, dialect)}
 }`;
 }
 
-/** The body of a vstrided loop for the group whose operands start at `p{k}[a{k}]`. */
-function vectorGroup(plan: LoopPlan, scalars: readonly string[]): string {
-  const loads = plan.arrays.map((a, k) =>
-    plan.uniform[k] || a.written
-      ? ""
-      : `const ${vecName(a.dtype)} v${k} = *reinterpret_cast<const ${vecName(a.dtype)} *>(p${k} + a${k});`
-  ).join(" ");
-  const out = plan.arrays.findIndex((a) => a.written);
-  const ref = plan.arrays.map((
-    a,
-    k,
-  ) => (plan.uniform[k] ? `p${k}[a${k}]` : a.written ? "r.v[j]" : `v${k}.v[j]`));
-  return `${loads} ${vecName(plan.arrays[out]!.dtype)} r;
-#pragma unroll
-      for (int j = 0; j < ${ELEMS}; j++) { ${plan.statement(ref, scalars, "0", pointerNames(plan))} }
-      *reinterpret_cast<${vecName(plan.arrays[out]!.dtype)} *>(p${out} + a${out}) = r;`;
-}
-
 function stridedSource(plan: LoopPlan, dialect: Dialect): string {
   const t = targetOf(dialect);
   const { local, group } = t.threadIds;
@@ -198,13 +175,8 @@ function stridedSource(plan: LoopPlan, dialect: Dialect): string {
     );
   }
   steps.push(`c = (${sx})r; ${k.map((i) => `a${i} += c * t${i}_0;`).join(" ")}`);
-  const body = plan.path === "vstrided"
-    ? vectorGroup(plan, scalars)
-    : plan.statement(k.map((i) => `p${i}[a${i}]`), scalars, "i", pointerNames(plan));
-  const structs = plan.path === "vstrided"
-    ? t.vectorTypes(plan.arrays.filter((_, i) => !plan.uniform[i]).map((a) => a.dtype)) + "\n"
-    : "";
-  return `${structs}${head(plan, dialect)}
+  const body = plan.statement(k.map((i) => `p${i}[a${i}]`), scalars, "i", pointerNames(plan));
+  return `${head(plan, dialect)}
   const ${ix} base = (${ix})${group} * ${BLOCK * ELEMS} + ${local};
 ${t.unroll()}  for (int u = 0; u < ${ELEMS}; u++) {
     const ${ix} i = base + (${ix})u * ${BLOCK};
@@ -257,7 +229,6 @@ export function loopSource(plan: LoopPlan, dialect: Dialect): string {
     case "tile":
       return tileSource(plan, dialect);
     case "strided":
-    case "vstrided":
       return stridedSource(plan, dialect);
   }
 }
