@@ -12,7 +12,22 @@ import { type DType, DTYPES } from "../kernel/dtype.ts";
 import { cType, literal, mathFn } from "./c.ts";
 
 /** The helpers an expression may call. */
-export type HelperName = "mod" | "floordiv" | "fmod" | "ipow" | "shl" | "shr" | "digamma";
+export type HelperName =
+  | "mod"
+  | "floordiv"
+  | "fmod"
+  | "ipow"
+  | "shl"
+  | "shr"
+  | "digamma"
+  | "erfinv"
+  | "erfcinv"
+  | "i0"
+  | "gammainc"
+  | "gammaincc";
+
+/** The helpers of one argument (the others take two). */
+const UNARY_HELPERS: ReadonlySet<HelperName> = new Set(["digamma", "erfinv", "erfcinv", "i0"]);
 
 const decl = (d: Dialect) => (d === "cuda" ? "__device__ __forceinline__" : "inline");
 
@@ -56,6 +71,117 @@ function body(name: HelperName, t: DType, d: Dialect): string {
           literal(1 / 252, t, d)
         } - f * (${literal(1 / 240, t, d)} - f * ${literal(1 / 132, t, d)}))));
   return r + ${m("log")}(x) - (${c})0.5 / x - s;`;
+      case "erfinv":
+      case "erfcinv": {
+        // Giles's single-precision approximation (2010) of erfinv(t), t = 1 - x for erfcinv with
+        // (1 - t)(1 + t) formed from x so that small x keep their digits, then two Newton steps on erf or
+        // erfc, which bring it to the dtype's precision.
+        const inverse = name === "erfinv";
+        const [lo, hi] = inverse ? ["-1", "1"] : ["0", "2"];
+        const lit = (v: number) => literal(v, t, d);
+        // Horner's rule in w, the first coefficient the highest power's.
+        const poly = (cs: number[]) => cs.map(lit).reduce((acc, coef) => `(${coef} + w * ${acc})`);
+        return `if (x == ${lo}) return ${literal(inverse ? -Infinity : Infinity, t, d)};
+  if (x == ${hi}) return ${literal(inverse ? Infinity : -Infinity, t, d)};
+  if (!(x > ${lo} && x < ${hi})) return ${literal(NaN, t, d)};
+  const ${c} s = ${inverse ? "x" : `1 - x`};
+  ${c} w = -${m("log")}(${inverse ? "(1 - x) * (1 + x)" : "x * (2 - x)"}), p;
+  if (w < 5) { w -= ${lit(2.5)}; p = ${
+          poly([
+            2.81022636e-08,
+            3.43273939e-07,
+            -3.5233877e-06,
+            -4.39150654e-06,
+            0.00021858087,
+            -0.00125372503,
+            -0.00417768164,
+            0.246640727,
+            1.50140941,
+          ])
+        }; }
+  else if (w < 16) { w = ${m("sqrt")}(w) - 3; p = ${
+          poly([
+            -0.000200214257,
+            0.000100950558,
+            0.00134934322,
+            -0.00367342844,
+            0.00573950773,
+            -0.0076224613,
+            0.00943887047,
+            1.00167406,
+            2.83297682,
+          ])
+        }; }
+  else {
+    // Past the approximation's range (tails below about 1e-7): erfc(z) = q solved by z² = -log(q·z·√π).
+    const ${c} q = ${inverse ? `1 - ${m("fabs")}(x)` : "x < 1 ? x : 2 - x"}, big = -${m("log")}(q);
+    ${c} z = ${m("sqrt")}(big);
+    for (int k = 0; k < 3; k++) z = ${m("sqrt")}(big - ${m("log")}(z * ${lit(Math.sqrt(Math.PI))}));
+    p = s < 0 ? -z / s : z / s;
+  }
+  ${c} y = p * s;
+  // Newton's steps: on erfc(|y|) = q in the tails, where q (a difference from 1 or 2) is exact and erf
+  // would have lost its digits; on erf(y) = s between.
+  const ${c} q = ${inverse ? `1 - ${m("fabs")}(x)` : "x < 1 ? x : 2 - x"};
+  const int tail = q < ${lit(0.5)};
+  for (int k = 0; k < 3; k++) {
+    const ${c} slope = ${lit(2 / Math.sqrt(Math.PI))} * ${m("exp")}(-y * y);
+    if (slope == 0) break;
+    if (tail) y = ${m("copysign")}(${m("fabs")}(y) + (${m("erfc")}(${m("fabs")}(y)) - q) / slope, s);
+    else y -= (${m("erf")}(y) - s) / slope;
+  }
+  return y;`;
+      }
+      case "i0":
+        // The power series Σ (x²/4)^k / (k!)² (every term positive) up to 30, the asymptotic series beyond.
+        return `x = ${m("fabs")}(x);
+  if (x != x) return x;
+  if (x <= 30) {
+    const ${c} q = x * x / 4;
+    ${c} term = 1, sum = 1;
+    for (int k = 1; k < 200 && term > sum * ${literal(DTYPES[t].size === 8 ? 1e-17 : 1e-8, t, d)}; k++) {
+      term *= q / ((${c})k * k);
+      sum += term;
+    }
+    return sum;
+  }
+  ${c} term = 1, sum = 1;
+  for (int k = 1; k < 30; k++) {
+    term *= (${c})((2 * k - 1) * (2 * k - 1)) / ((${c})k * 8 * x);
+    sum += term;
+  }
+  return ${m("exp")}(x) / ${m("sqrt")}(${literal(2 * Math.PI, t, d)} * x) * sum;`;
+      case "gammainc":
+      case "gammaincc": {
+        // The regularised incomplete gamma functions P(a, x) and Q(a, x) = 1 - P: the series where
+        // x < a + 1, Lentz's continued fraction beyond (as Numerical Recipes' gser and gcf).
+        const lower = name === "gammainc";
+        const eps = literal(DTYPES[t].size === 8 ? 1e-16 : 1e-7, t, d),
+          tiny = literal(DTYPES[t].size === 8 ? 1e-300 : 1e-30, t, d);
+        return `if (a != a || x != x || a <= 0 || x < 0) return ${literal(NaN, t, d)};
+  if (x == 0) return ${lower ? "0" : "1"};
+  if (x == ${literal(Infinity, t, d)}) return ${lower ? "1" : "0"};
+  const ${c} front = ${m("exp")}(-x + a * ${m("log")}(x) - ${m("lgamma")}(a));
+  if (x < a + 1) {
+    ${c} ap = a, del = 1 / a, sum = del;
+    for (int k = 0; k < 1000 && ${m("fabs")}(del) > ${
+          m("fabs")
+        }(sum) * ${eps}; k++) { ap += 1; del *= x / ap; sum += del; }
+    return ${lower ? "sum * front" : "1 - sum * front"};
+  }
+  ${c} b = x + 1 - a, cc = 1 / ${tiny}, dd = 1 / b, h = dd;
+  for (int i = 1; i < 1000; i++) {
+    const ${c} an = -i * (i - a);
+    b += 2;
+    dd = an * dd + b; if (${m("fabs")}(dd) < ${tiny}) dd = ${tiny};
+    cc = b + an / cc; if (${m("fabs")}(cc) < ${tiny}) cc = ${tiny};
+    dd = 1 / dd;
+    const ${c} step = dd * cc;
+    h *= step;
+    if (${m("fabs")}(step - 1) < ${eps}) break;
+  }
+  return ${lower ? "1 - front * h" : "front * h"};`;
+      }
       default:
         throw new Error(`no float helper ${name}`);
     }
@@ -94,7 +220,11 @@ function body(name: HelperName, t: DType, d: Dialect): string {
 /** The source of helper `name` for compute dtype `t` in dialect `d`. */
 export function helperSource(name: HelperName, t: DType, d: Dialect): string {
   const c = cType(t, d);
-  const params = name === "digamma" ? `${c} x` : `${c} a, ${c} b`;
+  const params = UNARY_HELPERS.has(name)
+    ? `${c} x`
+    : name === "gammainc" || name === "gammaincc"
+    ? `${c} a, ${c} x`
+    : `${c} a, ${c} b`;
   return `${decl(d)} ${c} cudeno_${name}_${t}(${params}) {
   ${body(name, t, d)}
 }`;

@@ -53,6 +53,11 @@ export type UnaryOp =
   | "erfc"
   | "lgamma"
   | "digamma"
+  | "erfinv"
+  | "erfcinv"
+  | "i0"
+  | "expit"
+  | "logit"
   | "sinc"
   | "deg2rad"
   | "rad2deg"
@@ -93,6 +98,9 @@ export type BinaryOp =
   | "copysign"
   | "logaddexp"
   | "logaddexp2"
+  | "xlogy"
+  | "gammainc"
+  | "gammaincc"
   | "heaviside"
   | "floorDivide"
   | "mod"
@@ -643,6 +651,83 @@ export function digamma<D extends DType>(
  */
 export function psi<D extends DType>(a: GPUArray<D>, options?: OpOptions): GPUArray<RuleResult<"float", D>> {
   return callOp(UNARY.digamma, [a], options, "psi") as GPUArray<RuleResult<"float", D>>;
+}
+
+/**
+ * The inverse error function: `erfinv(erf(a)) = a` on (-1, 1), ±infinity at ±1, NaN beyond (SciPy's `erfinv`).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const r = ga.erfinv(ga.asarray([0, 0.5, -1]));
+ * ```
+ */
+export function erfinv<D extends DType>(
+  a: GPUArray<D>,
+  options?: OpOptions,
+): GPUArray<RuleResult<"float", D>> {
+  return callOp(UNARY.erfinv, [a], options, "erfinv") as GPUArray<RuleResult<"float", D>>;
+}
+
+/**
+ * The inverse complementary error function on (0, 2), accurate for small `a` (SciPy's `erfcinv`).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const r = ga.erfcinv(ga.asarray([1, 1e-10]));
+ * ```
+ */
+export function erfcinv<D extends DType>(
+  a: GPUArray<D>,
+  options?: OpOptions,
+): GPUArray<RuleResult<"float", D>> {
+  return callOp(UNARY.erfcinv, [a], options, "erfcinv") as GPUArray<RuleResult<"float", D>>;
+}
+
+/**
+ * The modified Bessel function of the first kind, order 0 (NumPy's `i0`).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const r = ga.i0(ga.asarray([0, 1, 10]));
+ * ```
+ */
+export function i0<D extends DType>(a: GPUArray<D>, options?: OpOptions): GPUArray<RuleResult<"float", D>> {
+  return callOp(UNARY.i0, [a], options, "i0") as GPUArray<RuleResult<"float", D>>;
+}
+
+/**
+ * The logistic sigmoid `1 / (1 + exp(-a))`, without overflow (SciPy's `expit`).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const r = ga.expit(ga.asarray([-1000, 0, 2]));
+ * ```
+ */
+export function expit<D extends DType>(
+  a: GPUArray<D>,
+  options?: OpOptions,
+): GPUArray<RuleResult<"float", D>> {
+  return callOp(UNARY.expit, [a], options, "expit") as GPUArray<RuleResult<"float", D>>;
+}
+
+/**
+ * `log(a / (1 - a))`, the inverse of `expit` (SciPy's `logit`): ±infinity at 1 and 0, NaN outside [0, 1].
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const r = ga.logit(ga.asarray([0.25, 0.5]));
+ * ```
+ */
+export function logit<D extends DType>(
+  a: GPUArray<D>,
+  options?: OpOptions,
+): GPUArray<RuleResult<"float", D>> {
+  return callOp(UNARY.logit, [a], options, "logit") as GPUArray<RuleResult<"float", D>>;
 }
 
 /**
@@ -1296,6 +1381,61 @@ export function logaddexp2<A extends Operand, B extends Operand>(
   options?: OpOptions,
 ): GPUArray<RuleResult<"float", BinaryResult<A, B>>> {
   return callOp(BINARY.logaddexp2, [a, b], options, "logaddexp2") as GPUArray<
+    RuleResult<"float", BinaryResult<A, B>>
+  >;
+}
+
+/**
+ * `a * log(b)`, 0 where `a` is 0 (unless `b` is NaN), as SciPy's `xlogy`.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const r = ga.xlogy(ga.asarray([0, 2]), ga.asarray([0, 3]));
+ * ```
+ */
+export function xlogy<A extends Operand, B extends Operand>(
+  a: A,
+  b: B,
+  options?: OpOptions,
+): GPUArray<RuleResult<"float", BinaryResult<A, B>>> {
+  return callOp(BINARY.xlogy, [a, b], options, "xlogy") as GPUArray<RuleResult<"float", BinaryResult<A, B>>>;
+}
+
+/**
+ * The regularised lower incomplete gamma function P(a, x) (SciPy's `gammainc`), for a > 0 and x ≥ 0.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const r = ga.gammainc(2, ga.asarray([0, 1, 10]));
+ * ```
+ */
+export function gammainc<A extends Operand, B extends Operand>(
+  a: A,
+  b: B,
+  options?: OpOptions,
+): GPUArray<RuleResult<"float", BinaryResult<A, B>>> {
+  return callOp(BINARY.gammainc, [a, b], options, "gammainc") as GPUArray<
+    RuleResult<"float", BinaryResult<A, B>>
+  >;
+}
+
+/**
+ * The regularised upper incomplete gamma function Q(a, x) = 1 - P(a, x) (SciPy's `gammaincc`).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const r = ga.gammaincc(2, ga.asarray([0, 1, 10]));
+ * ```
+ */
+export function gammaincc<A extends Operand, B extends Operand>(
+  a: A,
+  b: B,
+  options?: OpOptions,
+): GPUArray<RuleResult<"float", BinaryResult<A, B>>> {
+  return callOp(BINARY.gammaincc, [a, b], options, "gammaincc") as GPUArray<
     RuleResult<"float", BinaryResult<A, B>>
   >;
 }

@@ -96,6 +96,16 @@ export interface ElementwiseMethods<D extends DType> {
   digamma(options?: OpOptions): GPUArray<RuleResult<"float", D>>;
   /** {@link psi}: NumPy's name for {@link digamma}. */
   psi(options?: OpOptions): GPUArray<RuleResult<"float", D>>;
+  /** {@link erfinv}: The inverse error function: `erfinv(erf(a)) = a` on (-1, 1), ±infinity at ±1, NaN beyond (SciPy's `erfinv`). */
+  erfinv(options?: OpOptions): GPUArray<RuleResult<"float", D>>;
+  /** {@link erfcinv}: The inverse complementary error function on (0, 2), accurate for small `a` (SciPy's `erfcinv`). */
+  erfcinv(options?: OpOptions): GPUArray<RuleResult<"float", D>>;
+  /** {@link i0}: The modified Bessel function of the first kind, order 0 (NumPy's `i0`). */
+  i0(options?: OpOptions): GPUArray<RuleResult<"float", D>>;
+  /** {@link expit}: The logistic sigmoid `1 / (1 + exp(-a))`, without overflow (SciPy's `expit`). */
+  expit(options?: OpOptions): GPUArray<RuleResult<"float", D>>;
+  /** {@link logit}: `log(a / (1 - a))`, the inverse of `expit` (SciPy's `logit`): ±infinity at 1 and 0, NaN outside [0, 1]. */
+  logit(options?: OpOptions): GPUArray<RuleResult<"float", D>>;
   /** {@link sinc}: The normalised sinc function `sin(πa) / (πa)` (1 at 0), as NumPy's `sinc`. */
   sinc(options?: OpOptions): GPUArray<RuleResult<"float", D>>;
   /** {@link deg2rad}: Angles in degrees converted to radians. */
@@ -212,6 +222,18 @@ export interface ElementwiseMethods<D extends DType> {
   ): GPUArray<RuleResult<"float", OperandResult<D, O>>>;
   /** {@link logaddexp2}: `log2(2 ** a + 2 ** b)`, computed without overflow. */
   logaddexp2<O extends Operand>(
+    other: O,
+    options?: OpOptions,
+  ): GPUArray<RuleResult<"float", OperandResult<D, O>>>;
+  /** {@link xlogy}: `a * log(b)`, 0 where `a` is 0 (unless `b` is NaN), as SciPy's `xlogy`. */
+  xlogy<O extends Operand>(other: O, options?: OpOptions): GPUArray<RuleResult<"float", OperandResult<D, O>>>;
+  /** {@link gammainc}: The regularised lower incomplete gamma function P(a, x) (SciPy's `gammainc`), for a > 0 and x ≥ 0. */
+  gammainc<O extends Operand>(
+    other: O,
+    options?: OpOptions,
+  ): GPUArray<RuleResult<"float", OperandResult<D, O>>>;
+  /** {@link gammaincc}: The regularised upper incomplete gamma function Q(a, x) = 1 - P(a, x) (SciPy's `gammaincc`). */
+  gammaincc<O extends Operand>(
     other: O,
     options?: OpOptions,
   ): GPUArray<RuleResult<"float", OperandResult<D, O>>>;

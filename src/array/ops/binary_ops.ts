@@ -34,6 +34,41 @@ const compare = (o: BinaryOperator, what: string) => ({
 
 const squared = (v: RuleOperand) => typeof v === "number" ? v * v : v.square();
 const plus = (p: RuleOperand, q: RuleOperand) => typeof p === "number" ? (q as GPUArray).add(p) : p.add(q);
+/** `log(x)` of an operand. */
+const logOf = (x: RuleOperand) => (typeof x === "number" ? Math.log(x) : x.log());
+/**
+ * The gradient of P(a, x) (`sign` 1) or Q(a, x) (-1) with respect to x, `±exp(-x)·x^(a-1)/Γ(a)`; none
+ * with respect to a (as PyTorch's).
+ */
+const incompleteGamma = (name: string, sign: number) =>
+  binaryVjp((g, a, x, _, need) => {
+    if (need[0]) throw new TypeError(`Cannot differentiate ${name} with respect to a: only x has a gradient`);
+    const xs = x as GPUArray;
+    const logA = typeof a === "number" ? lgammaNumber(a) : (a as GPUArray).lgamma();
+    const power = xs.log().mul(typeof a === "number" ? a - 1 : a.sub(1));
+    return [undefined, g.mul(power.sub(xs).sub(logA).exp().mul(sign))];
+  });
+/** ln Γ(a) of a positive number (Lanczos, g = 7), for a scalar `a` of gammainc. */
+function lgammaNumber(a: number): number {
+  const c = [
+    0.99999999999980993,
+    676.5203681218851,
+    -1259.1392167224028,
+    771.32342877765313,
+    -176.61502916214059,
+    12.507343278686905,
+    -0.13857109526572012,
+    9.9843695780195716e-6,
+    1.5056327351493116e-7,
+  ];
+  if (a < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * a))) - lgammaNumber(1 - a);
+  const z = a - 1;
+  let s = c[0]!;
+  for (let i = 1; i < 9; i++) s += c[i]! / (z + i);
+  const t = z + 7.5;
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(s);
+}
+
 /** maximum, minimum and their NaN-ignoring twins: the gradient goes to the operand chosen (`a` on a tie). */
 const chosen = binaryVjp((g, a, _, y, need, ops) => {
   const fromA = y.eq(a);
@@ -176,6 +211,33 @@ export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
       ),
     doc: "`log2(2 ** a + 2 ** b)`, computed without overflow.",
     example: "ga.logaddexp2(ga.asarray([1, 2]), 3)",
+  },
+  xlogy: {
+    vjp: binaryVjp((g, a, b, _, need, ops) => [
+      need[0]
+        ? (typeof a === "number" ? g.mul(a === 0 ? 0 : logOf(b)) : ops.where(a.ne(0), g.mul(logOf(b)), 0))
+        : undefined,
+      need[1] ? g.mul(a).div(b) : undefined,
+    ]),
+    rule: floatRule,
+    expr: (e, [a, b]) =>
+      e.select(e.bin("==", a!, e.lit(0)), e.select(e.isnan(b!), b!, e.lit(0)), e.mul(a!, e.call("log", b!))),
+    doc: "`a * log(b)`, 0 where `a` is 0 (unless `b` is NaN), as SciPy's `xlogy`.",
+    example: "ga.xlogy(ga.asarray([0, 2]), ga.asarray([0, 3]))",
+  },
+  gammainc: {
+    vjp: incompleteGamma("gammainc", 1),
+    rule: floatRule,
+    expr: (e, [a, x]) => e.helper("gammainc", a!, x!),
+    doc: "The regularised lower incomplete gamma function P(a, x) (SciPy's `gammainc`), for a > 0 and x ≥ 0.",
+    example: "ga.gammainc(2, ga.asarray([0, 1, 10]))",
+  },
+  gammaincc: {
+    vjp: incompleteGamma("gammaincc", -1),
+    rule: floatRule,
+    expr: (e, [a, x]) => e.helper("gammaincc", a!, x!),
+    doc: "The regularised upper incomplete gamma function Q(a, x) = 1 - P(a, x) (SciPy's `gammaincc`).",
+    example: "ga.gammaincc(2, ga.asarray([0, 1, 10]))",
   },
   heaviside: {
     vjp: "zero",

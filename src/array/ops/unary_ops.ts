@@ -231,6 +231,46 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
       "The digamma function, the derivative of `lgamma` (SciPy's `psi`): -infinity at 0 and NaN at the negative integers, as PyTorch's.",
     example: "ga.digamma(ga.asarray([1, 2.5]))",
   },
+  erfinv: {
+    vjp: unaryVjp((g, _, y) => g.mul(y.square().exp().mul(Math.sqrt(Math.PI) / 2))),
+    rule: floatRule,
+    expr: (e, [x]) => e.helper("erfinv", x!),
+    doc:
+      "The inverse error function: `erfinv(erf(a)) = a` on (-1, 1), ±infinity at ±1, NaN beyond (SciPy's `erfinv`).",
+    example: "ga.erfinv(ga.asarray([0, 0.5, -1]))",
+  },
+  erfcinv: {
+    vjp: unaryVjp((g, _, y) => g.mul(y.square().exp().mul(-Math.sqrt(Math.PI) / 2))),
+    rule: floatRule,
+    expr: (e, [x]) => e.helper("erfcinv", x!),
+    doc: "The inverse complementary error function on (0, 2), accurate for small `a` (SciPy's `erfcinv`).",
+    example: "ga.erfcinv(ga.asarray([1, 1e-10]))",
+  },
+  i0: {
+    rule: floatRule,
+    expr: (e, [x]) => e.helper("i0", x!),
+    doc: "The modified Bessel function of the first kind, order 0 (NumPy's `i0`).",
+    example: "ga.i0(ga.asarray([0, 1, 10]))",
+  },
+  expit: {
+    vjp: unaryVjp((g, _, y) => g.mul(y).mul(y.neg().add(1))),
+    rule: floatRule,
+    expr: (e, [x]) => {
+      const ex = e.call("exp", x!);
+      const positive = e.div(e.lit(1), e.add(e.lit(1), e.call("exp", e.un("-", x!))));
+      return e.select(e.bin(">=", x!, e.lit(0)), positive, e.div(ex, e.add(e.lit(1), ex)));
+    },
+    doc: "The logistic sigmoid `1 / (1 + exp(-a))`, without overflow (SciPy's `expit`).",
+    example: "ga.expit(ga.asarray([-1000, 0, 2]))",
+  },
+  logit: {
+    vjp: unaryVjp((g, x) => g.div(x.mul(x.neg().add(1)))),
+    rule: floatRule,
+    expr: (e, [x]) => e.call("log", e.div(x!, e.sub(e.lit(1), x!))),
+    doc:
+      "`log(a / (1 - a))`, the inverse of `expit` (SciPy's `logit`): ±infinity at 1 and 0, NaN outside [0, 1].",
+    example: "ga.logit(ga.asarray([0.25, 0.5]))",
+  },
   sinc: {
     vjp: unaryVjp((g, x, y, ops) => g.mul(ops.where(x.eq(0), 0, x.mul(Math.PI).cos().sub(y).div(x)))),
     rule: floatRule,
