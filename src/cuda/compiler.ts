@@ -19,9 +19,9 @@ export interface CompileOptions {
    * the newest PTX NVRTC knows when it does not know the device.
    */
   readonly arch?: string;
-  /** Extra NVRTC options (`["--use_fast_math", "-lineinfo"]`). */
+  /** Extra NVRTC options (`["--use_fast_math", "-lineinfo"]`). Default: none. */
   readonly options?: readonly string[];
-  /** Folders searched by `#include` (passed as `-I`). */
+  /** Folders searched by `#include` (passed as `-I`). Default: none. */
   readonly include?: readonly string[];
   /**
    * Leave the source as it is. By default, as in PyCUDA, it is wrapped in `extern "C" { }` (with its
@@ -36,6 +36,7 @@ export interface CompileOptions {
    * C++ names to look up after compiling (`"scale<float>"`, `"ns::kernel"`), as CuPy's
    * `name_expressions`: `getFunction()` then accepts them. With `noExternC`, every non-template
    * `__global__` function found in the source is added automatically.
+   * Default: none.
    */
   readonly nameExpressions?: readonly string[];
 }

@@ -14,11 +14,11 @@ import { copyBytes, copyOnStream, type DeviceTarget, resolveDevice, streamHandle
 
 /** Options for peer copies between devices. */
 export interface PeerCopyOptions {
-  /** The destination's context, when `dst` is a raw address. */
+  /** The destination's context, when `dst` is a raw address. Default: the destination allocation's own. */
   readonly dstContext?: Context;
-  /** The source's context, when `src` is a raw address. */
+  /** The source's context, when `src` is a raw address. Default: the source allocation's own. */
   readonly srcContext?: Context;
-  /** For {@link memcpyPeerAsync}: the stream to queue on. */
+  /** For {@link memcpyPeerAsync}: the stream to queue on. Default: the legacy default stream. */
   readonly stream?: Stream;
 }
 

@@ -58,11 +58,11 @@ export type Signature = Readonly<Record<string, JitType>>;
  * ```
  */
 export interface FunctionOptions {
-  /** The C name (sanitized); else the function's name. */
+  /** The C name (sanitized); else the function's name. Default: the function's name. */
   readonly name?: string;
-  /** Compile-time constants the body may use by name, as literals: `{ TILE: 16 }`. */
+  /** Compile-time constants the body may use by name, as literals: `{ TILE: 16 }`. Default: none. */
   readonly constants?: Readonly<Record<string, number | boolean>>;
-  /** Device functions the body may call, by the name it calls them: `{ sq }`. */
+  /** Device functions the body may call, by the name it calls them: `{ sq }`. Default: none. */
   readonly use?: Readonly<Record<string, DeviceFunction<number | void>>>;
 }
 
@@ -79,7 +79,7 @@ export interface FunctionOptions {
  * ```
  */
 export interface JitOptions extends FunctionOptions {
-  /** Make `launch()` simulate (as `CUDENO_JIT_SIMULATE=1` does for every kernel). */
+  /** Make `launch()` simulate (as `CUDENO_JIT_SIMULATE=1` does for every kernel). Default false (or `CUDENO_JIT_SIMULATE=1`). */
   readonly simulate?: boolean;
 }
 

@@ -16,7 +16,7 @@ export interface Conv2dOptions extends ConvOptions {
   readonly bias?: boolean;
   /** The parameters' dtype. Default "float32". */
   readonly dtype?: ga.FloatDType;
-  /** Draw the initial parameters from this seed's stream instead of `nn`'s (see `manualSeed`). */
+  /** Draw the initial parameters from this seed's stream instead of `nn`'s (see `manualSeed`). Default: `nn`'s stream. */
   readonly seed?: number | bigint;
 }
 

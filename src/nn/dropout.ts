@@ -13,7 +13,7 @@ import { Module } from "./module.ts";
 
 /** Options of {@link Dropout}. */
 export interface DropoutLayerOptions {
-  /** Draw the masks from this seed's stream (from its first counter, moving on each call) instead of `nn`'s. */
+  /** Draw the masks from this seed's stream (from its first counter, moving on each call) instead of `nn`'s. Default: `nn`'s stream. */
   readonly seed?: number | bigint;
 }
 

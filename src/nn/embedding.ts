@@ -16,7 +16,7 @@ export interface EmbeddingLayerOptions {
   readonly paddingIdx?: number | null;
   /** The table's dtype. Default "float32". */
   readonly dtype?: ga.FloatDType;
-  /** Draw the initial table from this seed's stream instead of `nn`'s (see `manualSeed`). */
+  /** Draw the initial table from this seed's stream instead of `nn`'s (see `manualSeed`). Default: `nn`'s stream. */
   readonly seed?: number | bigint;
 }
 

@@ -25,7 +25,7 @@ export interface DropoutOptions {
    * uses `ceil(n / 4)` counters and the next call of a stream starts after them. Default 0.
    */
   readonly offset?: number | bigint;
-  /** A `ga.random.Generator` to draw the mask from instead (its counter moves on). */
+  /** A `ga.random.Generator` to draw the mask from instead (its counter moves on). Default: `nn`'s stream (or `seed`). */
   readonly generator?: DropoutGenerator;
 }
 

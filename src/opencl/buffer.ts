@@ -39,7 +39,7 @@ export type BufferAccess = "read_write" | "write_only" | "read_only";
 export interface BufferOptions {
   /** How kernels may use it. Default `"read_write"`. */
   readonly access?: BufferAccess;
-  /** Initial contents, copied in at creation (`CL_MEM_COPY_HOST_PTR`); at most `size` bytes. */
+  /** Initial contents, copied in at creation (`CL_MEM_COPY_HOST_PTR`); at most `size` bytes. Default: none (uninitialised). */
   readonly hostBuf?: ArrayBufferView;
 }
 

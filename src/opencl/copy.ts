@@ -22,7 +22,7 @@ export interface CopyOptions {
   readonly srcOffset?: number;
   /** Byte offset into the destination buffer. Default 0. */
   readonly dstOffset?: number;
-  /** Events the copy must wait for. */
+  /** Events the copy must wait for. Default: none. */
   readonly waitFor?: readonly Event[];
 }
 

@@ -12,11 +12,11 @@ import { checkOptions } from "../kernel/options.ts";
 
 /** {@link OneCycleLR}'s options (PyTorch's, in camelCase). */
 export interface OneCycleLROptions {
-  /** The steps of the cycle; or give `epochs` and `stepsPerEpoch`. */
+  /** The steps of the cycle; or give `epochs` and `stepsPerEpoch`. Default: `epochs × stepsPerEpoch`. */
   readonly totalSteps?: number;
-  /** Epochs, with `stepsPerEpoch`, when `totalSteps` is not given. */
+  /** Epochs, with `stepsPerEpoch`, when `totalSteps` is not given. Default: none. */
   readonly epochs?: number;
-  /** Steps per epoch, with `epochs`, when `totalSteps` is not given. */
+  /** Steps per epoch, with `epochs`, when `totalSteps` is not given. Default: none. */
   readonly stepsPerEpoch?: number;
   /** The part of the cycle spent raising the rate. Default 0.3. */
   readonly pctStart?: number;

@@ -49,7 +49,7 @@ export type AfterAxis<O> = Omit<O, "axis">;
  * ```
  */
 export interface AxisOptions {
-  /** The axis (negative counts from the end). */
+  /** The axis (negative counts from the end). Default: as the function says (the flattened array, or its last axis). */
   readonly axis?: number;
 }
 
@@ -65,7 +65,7 @@ export interface AxisOptions {
  * ```
  */
 export interface AxesOptions {
-  /** The axis (a number; negative counts from the end) or axes (a list). */
+  /** The axis (a number; negative counts from the end) or axes (a list). Default: every axis (the flattened array). */
   readonly axis?: AxisArg;
 }
 
@@ -81,7 +81,7 @@ export interface AxesOptions {
  * ```
  */
 export interface DTypeOptions<D extends DType = DType> {
-  /** The result's dtype. */
+  /** The result's dtype. Default: the function's dtype rule (float32 for new arrays). */
   readonly dtype?: D;
 }
 

@@ -135,9 +135,9 @@ export interface SortOutputs {
 
 /** How {@link sortRows} sorts. */
 export interface SortRowsOptions {
-  /** Largest first (a stable descending order: equal elements keep their order). */
+  /** Largest first (a stable descending order: equal elements keep their order). Default false. */
   readonly descending?: boolean;
-  /** Use 64-bit indices even below 2^32 elements (tests reach that path this way). */
+  /** Use 64-bit indices even below 2^32 elements (tests reach that path this way). Default false. */
   readonly wide?: boolean;
 }
 

@@ -30,7 +30,7 @@ export interface GradOptions<N extends number | readonly number[] = number | rea
 /** `valueAndGrad`'s options: `hasAux` when the function returns `[value, aux]`. */
 export interface ValueAndGradOptions<N extends number | readonly number[] = number | readonly number[]>
   extends GradOptions<N> {
-  /** The function returns `[value, aux]`: the gradient is of `value`, `aux` comes back as it is. */
+  /** The function returns `[value, aux]`: the gradient is of `value`, `aux` comes back as it is. Default false. */
   readonly hasAux?: boolean;
 }
 

@@ -36,7 +36,7 @@ export interface LinalgNormOptions {
   readonly ord?: NormOrd;
   /** One axis (vector norms) or two (matrix norms: rows, then columns); default every axis of a 1-D or 2-D array. */
   readonly axis?: AxisArg;
-  /** Keep the reduced axes, with extent 1. */
+  /** Keep the reduced axes, with extent 1. Default false. */
   readonly keepdims?: boolean;
 }
 

@@ -41,9 +41,9 @@ import type { LinalgType } from "./solve.ts";
 export interface PinvOptions extends CheckOptions {
   /** Singular values up to `rcond` times the largest count as zero (default 1e-15, NumPy's). */
   readonly rcond?: number;
-  /** NumPy 2's name for `rcond`; given as null, `max(m, n)·eps` of the dtype. */
+  /** NumPy 2's name for `rcond`; given as null, `max(m, n)·eps` of the dtype. Default: `max(m, n)·eps`. */
   readonly rtol?: number | null;
-  /** The matrices are symmetric: decompose them with `eigh` (faster), reading the lower triangle. */
+  /** The matrices are symmetric: decompose them with `eigh` (faster), reading the lower triangle. Default false. */
   readonly hermitian?: boolean;
 }
 
@@ -61,7 +61,7 @@ export interface MatrixRankOptions extends CheckOptions {
   readonly tol?: number;
   /** The relative tolerance (default `max(m, n)·eps` of the dtype, NumPy's). */
   readonly rtol?: number;
-  /** The matrices are symmetric: their singular values are the eigenvalues' magnitudes. */
+  /** The matrices are symmetric: their singular values are the eigenvalues' magnitudes. Default false. */
   readonly hermitian?: boolean;
 }
 

@@ -31,6 +31,7 @@ export interface MatmulEpilogueOptions {
   /**
    * For `"bias"`, `"biasRelu"` and `"biasGelu"`: a 1-D array of the product's last extent, added to
    * every row (converted to the product's dtype first where it differs).
+   * Default: none.
    */
   readonly bias?: GPUArray;
   /** An array of the product's shape and dtype to write into (a new one by default). */

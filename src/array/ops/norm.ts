@@ -29,9 +29,9 @@ import type { MeanType, Reduced } from "./reduction_types.ts";
  * ```
  */
 export interface NormOptions {
-  /** One axis (the 2-norm of each vector along it) or two (the Frobenius norm of each matrix). */
+  /** One axis (the 2-norm of each vector along it) or two (the Frobenius norm of each matrix). Default: all of them (the flattened array). */
   readonly axis?: AxisArg;
-  /** Keep the reduced axes, with extent 1, so the result broadcasts against the input. */
+  /** Keep the reduced axes, with extent 1, so the result broadcasts against the input. Default false. */
   readonly keepdims?: boolean;
 }
 

@@ -22,11 +22,12 @@ export interface ReduceOptions {
   /**
    * The axes to reduce: a number, a list (negative counts from the end), or absent for all of them.
    * Also given by position, before the other options: `ga.sum(a, 0, { keepdims: true })`.
+   * Default: every axis.
    */
   readonly axis?: number | readonly number[];
-  /** Keep the reduced axes, with extent 1, so the result broadcasts against the input. */
+  /** Keep the reduced axes, with extent 1, so the result broadcasts against the input. Default false. */
   readonly keepdims?: boolean;
-  /** Write the result here (its shape and dtype; a view is fine) and return it. */
+  /** Write the result here (its shape and dtype; a view is fine) and return it. Default: a new array. */
   readonly out?: GPUArray;
 }
 
@@ -54,11 +55,11 @@ export interface VarOptions extends ReduceOptions {
  * ```
  */
 export interface ArgOptions {
-  /** The axis to search along (also given by position: `ga.argmax(a, 1)`); absent: the index into the flattened array. */
+  /** The axis to search along (also given by position: `ga.argmax(a, 1)`); absent: the index into the flattened array. Default: the flattened array. */
   readonly axis?: number;
-  /** Keep the reduced axis with extent 1. */
+  /** Keep the reduced axis with extent 1. Default false. */
   readonly keepdims?: boolean;
-  /** Write the indices here (int64, the result's shape). */
+  /** Write the indices here (int64, the result's shape). Default: a new array. */
   readonly out?: GPUArray;
 }
 

@@ -249,11 +249,12 @@ export interface ScanOptions {
   /**
    * The axis to accumulate along (also given by position: `ga.cumsum(a, 1)`); none: over the
    * flattened array (C order), giving a 1-D result.
+   * Default: the flattened array.
    */
   readonly axis?: number;
   /** The result's dtype (the elements are converted to it first); by default NumPy's, {@link SumType}. */
   readonly dtype?: DType;
-  /** Write the result here (the result's shape and dtype, which {@link dtype} sets; any layout) instead of into a new array. */
+  /** Write the result here (the result's shape and dtype, which {@link dtype} sets; any layout) instead of into a new array. Default: a new array. */
   readonly out?: GPUArray;
 }
 

@@ -34,7 +34,7 @@ export interface SoftmaxOptions {
    * `ga.softmax(a, 0)`). Default -1.
    */
   readonly axis?: number;
-  /** Write the result here (the input's shape, the result's dtype; a view is fine, or the input itself). */
+  /** Write the result here (the input's shape, the result's dtype; a view is fine, or the input itself). Default: a new array. */
   readonly out?: GPUArray;
 }
 

@@ -35,7 +35,7 @@ export interface SortOptions {
    * sorts the flattened array (`axis=None`).
    */
   readonly axis?: number | null;
-  /** Where the result goes: an array of its shape and dtype (any layout; the input itself too). */
+  /** Where the result goes: an array of its shape and dtype (any layout; the input itself too). Default: a new array. */
   readonly out?: GPUArray;
 }
 
@@ -264,7 +264,7 @@ export interface TopkOptions {
   readonly axis?: number;
   /** The largest elements, largest first (default); `false`: the smallest, smallest first. */
   readonly largest?: boolean;
-  /** Where the values and indices go (PyTorch's `out=(values, indices)`): arrays of the result's shape. */
+  /** Where the values and indices go (PyTorch's `out=(values, indices)`): arrays of the result's shape. Default: new arrays. */
   readonly out?: { readonly values: GPUArray; readonly indices: GPUArray<"int64"> };
 }
 

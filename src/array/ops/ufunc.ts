@@ -40,7 +40,7 @@ export type Operand = GPUArray | number | bigint;
  * ```
  */
 export interface OpOptions {
-  /** Write the result here (the broadcast shape and the result's dtype; a view is fine) instead of a new array. */
+  /** Write the result here (the broadcast shape and the result's dtype; a view is fine) instead of a new array. Default: a new array. */
   readonly out?: GPUArray;
 }
 

@@ -179,7 +179,7 @@ export function checkWeights(
  * ```
  */
 export interface BincountOptions {
-  /** A weight per element: each bin sums its elements' weights (float64) instead of counting them. */
+  /** A weight per element: each bin sums its elements' weights (float64) instead of counting them. Default: none (each element counts 1). */
   readonly weights?: GPUArray;
   /** The least length of the result (default 0). */
   readonly minlength?: number;

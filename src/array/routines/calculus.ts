@@ -31,7 +31,7 @@ const isFloat = (d: DType) => DTYPES[d].kind === "float";
  * ```
  */
 export interface TrapezoidOptions {
-  /** The samples' coordinates (also by position): 1-D of the axis's length, or `y`'s shape. */
+  /** The samples' coordinates (also by position): 1-D of the axis's length, or `y`'s shape. Default: evenly spaced by `dx`. */
   readonly x?: GPUArray;
   /** The spacing of the samples where no `x` is given (default 1). */
   readonly dx?: number;
@@ -111,7 +111,7 @@ export function trapezoid(y: GPUArray, ...args: unknown[]): GPUArray | number {
  * ```
  */
 export interface GradientOptions {
-  /** The axis (a number) or axes (a list) to differentiate along; absent: every axis. */
+  /** The axis (a number) or axes (a list) to differentiate along; absent: every axis. Default: every axis. */
   readonly axis?: number | readonly number[];
   /** The order of the one-sided differences at the ends: 1 (default) or 2. */
   readonly edgeOrder?: 1 | 2;

@@ -132,7 +132,7 @@ export interface MultinomialOptions {
 export interface IntegersOptions<D extends IntegerDType = "int64"> {
   /** The lowest value, included. Default 0; with no `high`, the values are `[0, low)` (NumPy's rule). */
   readonly low?: number | bigint;
-  /** The bound above: excluded, or included with `endpoint: true`. */
+  /** The bound above: excluded, or included with `endpoint: true`. Default: none (then `low` is the bound above and 0 the one below). */
   readonly high?: number | bigint;
   /** Whether `high` may be drawn. Default false. */
   readonly endpoint?: boolean;

@@ -191,9 +191,9 @@ export interface HistogramOptions {
   readonly bins?: HistogramBins;
   /** `[lower, upper]` of uniform bins (default the samples' minimum and maximum); samples outside are not counted. */
   readonly range?: readonly [number, number];
-  /** Give the density (each bin's count over the total and the bin's width), float64, instead of counts. */
+  /** Give the density (each bin's count over the total and the bin's width), float64, instead of counts. Default false. */
   readonly density?: boolean;
-  /** A weight per sample (the samples' shape): each bin sums its samples' weights instead of counting them. */
+  /** A weight per sample (the samples' shape): each bin sums its samples' weights instead of counting them. Default: none (each sample counts 1). */
   readonly weights?: GPUArray;
 }
 
@@ -269,9 +269,9 @@ export interface Histogram2dOptions {
   readonly bins?: HistogramBins | readonly [HistogramBins, HistogramBins];
   /** `[[xmin, xmax], [ymin, ymax]]` of uniform bins (default the samples' own). */
   readonly range?: readonly [readonly [number, number], readonly [number, number]];
-  /** Give the density (count over total and bin area) instead of counts. */
+  /** Give the density (count over total and bin area) instead of counts. Default false. */
   readonly density?: boolean;
-  /** A weight per sample. */
+  /** A weight per sample. Default: none (each counts 1). */
   readonly weights?: GPUArray;
 }
 

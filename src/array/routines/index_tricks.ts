@@ -27,7 +27,7 @@ import { nonzero } from "./compact.ts";
 export interface IndicesOptions {
   /** The dtype of the indices (default int64). */
   readonly dtype?: DType;
-  /** Give one array per axis, of extent 1 along the others, instead of one array of them all. */
+  /** Give one array per axis, of extent 1 along the others, instead of one array of them all. Default false. */
   readonly sparse?: boolean;
 }
 

@@ -28,7 +28,7 @@ import { AXIS, AXIS_OR_NULL, optionsOf } from "../core/axis_args.ts";
  * ```
  */
 export interface JoinOptions {
-  /** The axis (negative counts from the end); `concatenate` also takes `null`, the inputs flattened. */
+  /** The axis (negative counts from the end); `concatenate` also takes `null`, the inputs flattened. Default 0. */
   readonly axis?: number | null;
 }
 

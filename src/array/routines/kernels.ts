@@ -153,7 +153,7 @@ export interface ReductionOptions {
   readonly arguments: string;
   /** The kernel's name. Default `reduce_kernel`. */
   readonly name?: string;
-  /** C code placed before the kernel (helper functions). */
+  /** C code placed before the kernel (helper functions). Default: none. */
   readonly preamble?: string;
 }
 

@@ -30,9 +30,9 @@ const isFloat = (d: DType) => DTYPES[d].kind === "float";
  * ```
  */
 export interface MedianOptions {
-  /** The axis (a number) or axes (a list); absent: the flattened array. Also by position. */
+  /** The axis (a number) or axes (a list); absent: the flattened array. Also by position. Default: the flattened array. */
   readonly axis?: AxisArg;
-  /** Keep the reduced axes with extent 1. */
+  /** Keep the reduced axes with extent 1. Default false. */
   readonly keepdims?: boolean;
 }
 

@@ -13,13 +13,13 @@ import { Picture } from "./picture.ts";
 
 /** Options of {@link plot}. */
 export interface PlotOptions {
-  /** Above the plot. */
+  /** Above the plot. Default: none. */
   readonly title?: string;
-  /** Under the horizontal axis. */
+  /** Under the horizontal axis. Default: none. */
   readonly xlabel?: string;
-  /** Beside the vertical axis. */
+  /** Beside the vertical axis. Default: none. */
   readonly ylabel?: string;
-  /** One name per series, shown in a legend. */
+  /** One name per series, shown in a legend. Default: no legend. */
   readonly labels?: readonly string[];
   /** The vertical axis in powers of ten (every value must be positive). Default false. */
   readonly logy?: boolean;

@@ -48,11 +48,11 @@ const METHODS: readonly QuantileMethod[] = ["linear", "lower", "higher", "neares
  * ```
  */
 export interface QuantileOptions {
-  /** The axis (a number) or axes (a list) along which to take it; absent: the flattened array. Also by position. */
+  /** The axis (a number) or axes (a list) along which to take it; absent: the flattened array. Also by position. Default: the flattened array. */
   readonly axis?: AxisArg;
   /** How to take a quantile between two elements (default `"linear"`). */
   readonly method?: QuantileMethod;
-  /** Keep the reduced axes with extent 1. */
+  /** Keep the reduced axes with extent 1. Default false. */
   readonly keepdims?: boolean;
 }
 

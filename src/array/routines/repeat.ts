@@ -185,7 +185,7 @@ export type PadSpec<T> = T | readonly T[] | readonly (readonly T[])[];
 
 /** Options of {@link pad}. */
 export interface PadOptions {
-  /** How the margins are filled: `"constant"` (the only mode so far). */
+  /** How the margins are filled: `"constant"` (the only mode so far). Default `"constant"`. */
   readonly mode?: "constant";
   /** The margins' values: one, `[before, after]`, or one pair per axis (NumPy's forms). Default 0. */
   readonly constantValues?: PadSpec<number | bigint | boolean>;

@@ -40,11 +40,11 @@ function searchKernel(backend: Backend, v: SortVariant, name: string): BackendKe
  * ```
  */
 export interface UniqueOptions {
-  /** Also return how many times each unique value occurs. */
+  /** Also return how many times each unique value occurs. Default false. */
   readonly returnCounts?: boolean;
-  /** Also return, for each element of the input, the index of its value in `values`. */
+  /** Also return, for each element of the input, the index of its value in `values`. Default false. */
   readonly returnInverse?: boolean;
-  /** Also return, for each unique value, the flat index of its first occurrence in the input. */
+  /** Also return, for each unique value, the flat index of its first occurrence in the input. Default false. */
   readonly returnIndex?: boolean;
   /**
    * The distinct slices along this axis instead of the distinct elements (NumPy's `axis`): `values`

@@ -114,7 +114,7 @@ export function isin(element: GPUArray, testElements: GPUArray, options?: IsinOp
 export interface Intersect1dOptions {
   /** The inputs have no repeated elements: skip making them unique (default false). */
   readonly assumeUnique?: boolean;
-  /** Also return where each common value first occurs in each input (flat int64 indices). */
+  /** Also return where each common value first occurs in each input (flat int64 indices). Default false. */
   readonly returnIndices?: boolean;
 }
 

@@ -207,7 +207,7 @@ export interface CrossOptions {
   readonly axisb?: number;
   /** The axis of the result that holds its vectors (default -1). */
   readonly axisc?: number;
-  /** One axis for all three (overrides them). */
+  /** One axis for all three (overrides them). Default: none (`axisa`, `axisb`, `axisc` apply). */
   readonly axis?: number;
 }
 

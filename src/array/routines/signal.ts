@@ -98,7 +98,7 @@ function correlated(a: GPUArray, v: GPUArray, start: number, length: number, wha
  * ```
  */
 export interface ConvolveOptions {
-  /** The part to return (also by position). */
+  /** The part to return (also by position). Default `"full"` for `convolve`, `"valid"` for `correlate` (NumPy's). */
   readonly mode?: ConvolveMode;
 }
 
@@ -182,7 +182,7 @@ export interface InterpOptions {
   readonly left?: number;
   /** The value above `xp[xp.length - 1]` (default its `fp`). */
   readonly right?: number;
-  /** The period of periodic coordinates (`left` and `right` are then unused). */
+  /** The period of periodic coordinates (`left` and `right` are then unused). Default: none. */
   readonly period?: number;
 }
 

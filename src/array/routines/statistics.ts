@@ -32,16 +32,17 @@ const isFloat = (d: DType) => DTYPES[d].kind === "float";
  * ```
  */
 export interface AverageOptions {
-  /** The axis (a number) or axes (a list) to average over; absent: all of them. Also by position. */
+  /** The axis (a number) or axes (a list) to average over; absent: all of them. Also by position. Default: every axis. */
   readonly axis?: AxisArg;
   /**
    * A weight per element: `a`'s shape, or 1-D of the length of the one axis averaged over. Absent: all
    * weights are 1 (the mean).
+   * Default: equal weights.
    */
   readonly weights?: GPUArray;
-  /** Also return the sum of the weights (broadcast to the average's shape): `[average, sumOfWeights]`. */
+  /** Also return the sum of the weights (broadcast to the average's shape): `[average, sumOfWeights]`. Default false. */
   readonly returned?: boolean;
-  /** Keep the averaged axes with extent 1. */
+  /** Keep the averaged axes with extent 1. Default false. */
   readonly keepdims?: boolean;
 }
 
@@ -166,9 +167,9 @@ export interface CovOptions {
   readonly bias?: boolean;
   /** Normalise by `N - ddof` (default 1, or 0 with `bias`). */
   readonly ddof?: number;
-  /** An integer count per observation (1-D, non-negative): how many times it occurs. */
+  /** An integer count per observation (1-D, non-negative): how many times it occurs. Default: each once. */
   readonly fweights?: GPUArray;
-  /** A weight per observation (1-D, non-negative), its importance. */
+  /** A weight per observation (1-D, non-negative), its importance. Default: equal weights. */
   readonly aweights?: GPUArray;
 }
 
