@@ -41,33 +41,13 @@ const logOf = (x: RuleOperand) => (typeof x === "number" ? Math.log(x) : x.log()
  * with respect to a (as PyTorch's).
  */
 const incompleteGamma = (name: string, sign: number) =>
-  binaryVjp((g, a, x, _, need) => {
+  binaryVjp((g, a, x, _, need, ops) => {
     if (need[0]) throw new TypeError(`Cannot differentiate ${name} with respect to a: only x has a gradient`);
     const xs = x as GPUArray;
-    const logA = typeof a === "number" ? lgammaNumber(a) : (a as GPUArray).lgamma();
+    const logA = (typeof a === "number" ? ops.zeros([], xs.dtype).add(a) : a).lgamma();
     const power = xs.log().mul(typeof a === "number" ? a - 1 : a.sub(1));
     return [undefined, g.mul(power.sub(xs).sub(logA).exp().mul(sign))];
   });
-/** ln Γ(a) of a positive number (Lanczos, g = 7), for a scalar `a` of gammainc. */
-function lgammaNumber(a: number): number {
-  const c = [
-    0.99999999999980993,
-    676.5203681218851,
-    -1259.1392167224028,
-    771.32342877765313,
-    -176.61502916214059,
-    12.507343278686905,
-    -0.13857109526572012,
-    9.9843695780195716e-6,
-    1.5056327351493116e-7,
-  ];
-  if (a < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * a))) - lgammaNumber(1 - a);
-  const z = a - 1;
-  let s = c[0]!;
-  for (let i = 1; i < 9; i++) s += c[i]! / (z + i);
-  const t = z + 7.5;
-  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(s);
-}
 
 /** maximum, minimum and their NaN-ignoring twins: the gradient goes to the operand chosen (`a` on a tie). */
 const chosen = binaryVjp((g, a, _, y, need, ops) => {
