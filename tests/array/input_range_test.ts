@@ -160,3 +160,27 @@ eachBackend(
     assert.deepEqual(Array.from(edge.get()), [250, 251, 252, 253, 254, 255]);
   },
 );
+
+eachBackend(
+  "an integer to a negative integer power is a RangeError, as NumPy's: at once for a number, on reading for an array",
+  () => {
+    const a = ga.asarray([2, 3], "int32");
+    const refused = /Cannot pow: integers to negative integer powers are not allowed/;
+    assert.throws(() => a.pow(-1), { name: "RangeError", message: refused });
+    assert.throws(() => ga.power(a, -2n), {
+      name: "RangeError",
+      message: /Cannot power: integers to negative/,
+    });
+    const deferred = ga.pow(a, ga.asarray([1, -2], "int32"));
+    assert.throws(() => deferred.get(), { name: "RangeError", message: refused });
+    assert.throws(() => deferred.item(1), refused, "every read throws");
+    assertArray(ga.pow(a, ga.asarray([3, 0], "int32")), [2], ([i]) => [8, 1][i!]!);
+    assertArray(
+      ga.pow(a, ga.asarray([2, 1], "uint8")),
+      [2],
+      ([i]) => [4, 3][i!]!,
+      "unsigned exponents are never negative",
+    );
+    assertArray(ga.pow(ga.asarray([2, 4]), -1), [2], ([i]) => [0.5, 0.25][i!]!, "floats take any power");
+  },
+);

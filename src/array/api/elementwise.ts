@@ -1164,7 +1164,7 @@ export function trueDivide<A extends Operand, B extends Operand>(
 }
 
 /**
- * `a ** b` (integer powers exact; a negative integer exponent gives 0 unless the base is ±1).
+ * `a ** b` (integer powers exact; an integer to a negative integer power is a RangeError, as NumPy's, read from the device when the exponent is an array).
  *
  * @example
  * ```ts
@@ -1183,7 +1183,7 @@ export function pow<A extends Operand, B extends Operand>(
 }
 
 /**
- * NumPy's name for {@link pow}: `a ** b` (integer powers exact; a negative integer exponent gives 0 unless the base is ±1).
+ * NumPy's name for {@link pow}: `a ** b` (integer powers exact; an integer to a negative integer power is a RangeError, as NumPy's, read from the device when the exponent is an array).
  *
  * @example
  * ```ts

@@ -177,7 +177,7 @@ export interface ElementwiseMethods<D extends DType> {
     other: O,
     options?: OpOptions,
   ): GPUArray<RuleResult<"division", OperandResult<D, O>>>;
-  /** {@link pow}: `a ** b` (integer powers exact; a negative integer exponent gives 0 unless the base is ±1). */
+  /** {@link pow}: `a ** b` (integer powers exact; an integer to a negative integer power is a RangeError, as NumPy's, read from the device when the exponent is an array). */
   pow<O extends Operand>(
     other: O,
     options?: OpOptions,

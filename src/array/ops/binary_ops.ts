@@ -21,6 +21,7 @@ import {
   type RuleOperand,
 } from "./elementwise.ts";
 import type { GPUArray } from "../core/gpuarray.ts";
+import { DTYPES } from "../../kernel/dtype.ts";
 import type { BinaryOp } from "../api/elementwise.ts";
 
 const op = (o: BinaryOperator) => (e: ExprBuilder, [a, b]: readonly Expr[]) => e.bin(o, a!, b!);
@@ -48,6 +49,9 @@ const incompleteGamma = (name: string, sign: number) =>
     const power = xs.log().mul(typeof a === "number" ? a - 1 : a.sub(1));
     return [undefined, g.mul(power.sub(xs).sub(logA).exp().mul(sign))];
   });
+
+const NEGATIVE_POWER =
+  'integers to negative integer powers are not allowed (NumPy\'s rule); raise a float instead (astype("float64"))';
 
 /** maximum, minimum and their NaN-ignoring twins: the gradient goes to the operand chosen (`a` on a tie). */
 const chosen = binaryVjp((g, a, _, y, need, ops) => {
@@ -104,7 +108,16 @@ export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
     aliases: ["power"],
     rule: arithmetic("int8"),
     expr: (e, [a, b]) => e.float ? e.call("pow", a!, b!) : e.helper("ipow", a!, b!),
-    doc: "`a ** b` (integer powers exact; a negative integer exponent gives 0 unless the base is ±1).",
+    check: (operands, out) => {
+      // NumPy's rule: integers to negative integer powers are an error (the result would be a fraction).
+      if (DTYPES[out].kind === "float" || out === "bool") return undefined;
+      const b = operands[1];
+      if (typeof b === "number" || typeof b === "bigint") return b < 0 ? NEGATIVE_POWER : undefined;
+      const e = b as GPUArray;
+      return DTYPES[e.dtype].kind === "int" ? [e.lt(0).reshape([-1]).any(0), NEGATIVE_POWER] : undefined;
+    },
+    doc:
+      "`a ** b` (integer powers exact; an integer to a negative integer power is a RangeError, as NumPy's, read from the device when the exponent is an array).",
     example: "ga.pow(ga.arange(4), 2)",
   },
   maximum: {

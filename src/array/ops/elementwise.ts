@@ -167,6 +167,15 @@ export interface OpEntry {
    * differentiated through (a clear error says so). Bool and integer results need none.
    */
   readonly vjp?: Vjp | "zero";
+  /**
+   * Operands the operation refuses though their dtypes fit (an integer to a negative power): given the
+   * operands and the result's dtype, a message to throw now, or for an array that only the device can
+   * look into, a 0-d bool array (true: refused) and the message that reading the result throws.
+   */
+  readonly check?: (
+    operands: readonly unknown[],
+    out: DType,
+  ) => string | readonly [GPUArray, string] | undefined;
 }
 
 /** An operation of the table, ready to run: the entry with its name, arity and generators. */

@@ -6,7 +6,8 @@
  */
 
 import { type DType, DTYPES } from "../../kernel/dtype.ts";
-import { GPUArray } from "../core/gpuarray.ts";
+import { collectArrays, GPUArray } from "../core/gpuarray.ts";
+import { checkBeforeRead } from "../core/host_read.ts";
 import { broadcastShapes, showShape } from "../core/layout.ts";
 import { castTo, computeType, cType, load } from "../../codegen/c.ts";
 import { resultType, resultTypeWithScalar } from "../core/dtypes.ts";
@@ -156,11 +157,28 @@ export function apply(
   const dtypes = operands.map((x) => isArrayLike(x) ? x.dtype : scalarType(checkScalar(x, what), base, what));
   const types = def.types(dtypes, what);
   if (typeof types === "string") throw new TypeError(`Cannot ${what}: ${types}`);
+  const check = (def as Partial<ElementwiseOp>).check;
+  // The device's half of a check is made outside a differentiated call's tidy-up: the result may be read
+  // after the call returns.
+  const collecting = check === undefined || traced ? undefined : collectArrays(undefined);
+  let refused: string | readonly [GPUArray, string] | undefined;
+  try {
+    refused = traced ? undefined : check?.(operands, types.out);
+  } finally {
+    if (check !== undefined && !traced) collectArrays(collecting);
+  }
+  if (typeof refused === "string") throw new RangeError(`Cannot ${what}: ${refused}`);
   if (traced) {
     return recordMap(name, def, types, operands, options, what, base, true) as unknown as GPUArray;
   }
   if (options?.out !== undefined) refuseTrackedWrite(`${what} into out`, options.out, operands);
   const out = run(name, def, types, operands as readonly Operand[], options?.out, what);
+  if (refused !== undefined) {
+    const [flag, message] = refused;
+    checkBeforeRead(out, () => {
+      if (flag.item()) throw new RangeError(`Cannot ${what}: ${message}`);
+    });
+  }
   recordOp(what, def, operands, out);
   return out;
 }
