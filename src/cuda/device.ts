@@ -72,7 +72,7 @@ export class Device {
   #attributes: Readonly<Record<DeviceAttributeName, number>> | undefined;
 
   /**
-   * Picks device `ordinal` (0 is the first).
+   * Picks device `ordinal` (0 is the first, and the default).
    *
    * @throws {RangeError} when there is no such device, naming how many there are.
    */

@@ -145,7 +145,8 @@ export function enqueueCopy(
 }
 
 /**
- * Fills `size` bytes of `buffer` from `offset` with a repeated `pattern` (1 to 128 bytes, a power of two).
+ * Fills `size` bytes (default: to the end) of `buffer` from `offset` (default 0) with a repeated `pattern` (1 to 128 bytes, a
+ * power of two).
  *
  * @throws {RangeError} for a pattern size that is not a power of two, or a range outside the buffer.
  * @example

@@ -90,7 +90,8 @@ class ElementwiseImpl {
   readonly #key: string;
 
   /**
-   * Declares the kernel; it is generated and compiled for a backend on first call.
+   * Declares the kernel (named `elementwise_kernel` unless `name` is given); it is generated and compiled
+   * for a backend on first call.
    *
    * @throws {TypeError} for a parameter type without a dtype, or no array parameter.
    */

@@ -217,8 +217,8 @@ function triangle<D extends DType>(a: GPUArray<D>, k: number, test: Test, what: 
 }
 
 /**
- * `a` with the elements below diagonal `k` of its last two axes set to zero (NumPy's `triu`); a 1-D `a`
- * is first repeated as the rows of a square matrix.
+ * `a` with the elements below diagonal `k` (default 0, the main one; above it positive) of its last two
+ * axes set to zero (NumPy's `triu`); a 1-D `a` is first repeated as the rows of a square matrix.
  *
  * @example
  * ```ts
@@ -231,7 +231,8 @@ export function triu<D extends DType>(a: GPUArray<D>, k = 0): GPUArray<D> {
 }
 
 /**
- * `a` with the elements above diagonal `k` of its last two axes set to zero (NumPy's `tril`).
+ * `a` with the elements above diagonal `k` (default 0, the main one) of its last two axes set to zero
+ * (NumPy's `tril`).
  *
  * @example
  * ```ts
