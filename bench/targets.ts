@@ -188,6 +188,13 @@ const TARGETS: readonly Target[] = [
   { applies: is("train.mlp.4096"), conditions: [{ ref: impl("torch"), op: ">=", bound: 1 }] },
   { applies: is("train.cnn.512"), conditions: [{ ref: impl("torch"), op: ">=", bound: 1 }] },
   { applies: is("train.gpt.64x256"), conditions: [{ ref: impl("torch"), op: ">=", bound: 0.8 }] },
+  // Statistics and random numbers (issue 33): beside CuPy and PyTorch.
+  { applies: is("histogram.f32.2^28"), conditions: [{ ref: impl("cupy"), op: ">=", bound: 1 }] },
+  { applies: is("bincount.i32.2^28"), conditions: [{ ref: impl("torch"), op: ">=", bound: 1 }] },
+  { applies: is("median.f32.2^26"), conditions: [{ ref: impl("torch"), op: "<=", bound: 1 }] },
+  { applies: is("percentile.f32.2^24"), conditions: [{ ref: impl("torch"), op: "<=", bound: 1 }] },
+  { applies: is("random.integers.2^28"), conditions: [{ ref: impl("torch"), op: ">=", bound: 0.95 }] },
+  { applies: is("random.normal.2^28"), conditions: [{ ref: impl("torch"), op: ">=", bound: 0.95 }] },
   // 100 in-place array ops replayed ≥ 5× faster than eager (PyTorch's CUDAGraph replay beside it).
   { applies: is("graph.add1.replay"), conditions: [{ ref: own("graph.add1.eager"), op: "<=", bound: 0.2 }] },
   {

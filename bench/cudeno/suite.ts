@@ -26,6 +26,7 @@ import { openclSortFigures, sortFigures } from "./sort.ts";
 import { fuseFigures } from "./fuse.ts";
 import { gradFigures } from "./grad.ts";
 import { trainFigures } from "./train.ts";
+import { statisticsFigures } from "./statistics.ts";
 import { jitFigures } from "./jit.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
@@ -123,6 +124,7 @@ await section("scan.opencl", () => openclScanFigures(emit));
 await section("fuse", () => fuseFigures(emit, eventTimes, batchFor));
 await section("grad", () => gradFigures(emit, eventTimes, batchFor));
 await section("train", () => trainFigures(emit));
+await section("stats", () => statisticsFigures(emit, eventTimes));
 await section("matmul", () => linalg.squareFigures(timing));
 await section("matmul.batched", () => linalg.cudaFigures(timing));
 await section("opencl.matmul", () => linalg.openclFigures(timing));

@@ -350,6 +350,28 @@ def fusion(n=1 << 28, reps=20):
         record(figure, "GB/s", "higher", [gbps(nbytes, v) for v in ms], note)
 
 
+def statistics(n=1 << 28, m=1 << 26, reps=10):
+    """The statistics figures (bench/cudeno/statistics.ts) CuPy has: cupy.histogram, cupy.bincount and
+    cupy.median, each checked on the host first."""
+    t = timer()
+    rng = cp.random.default_rng(11)
+    x = rng.random(n, dtype=cp.float32)
+    k = rng.integers(0, 256, n, dtype=cp.int32)
+    small = cp.asnumpy(x[: 1 << 16])
+    counts, _ = cp.histogram(x[: 1 << 16], bins=256, range=(0, 1))
+    require((cp.asnumpy(counts) == np.histogram(small, bins=256, range=(0, 1))[0]).all(), "histogram counts")
+    require(abs(float(cp.median(x[: 1 << 16])) - float(np.median(small))) < 1e-6, "median")
+    record("histogram.f32.2^28", "GB/s", "higher",
+           [gbps(4 * n, v) for v in t.samples(lambda: cp.histogram(x, bins=256, range=(0, 1)), reps)],
+           "cupy.histogram(x, bins=256, range=(0, 1)) of 2^28 uniform float32; bytes read")
+    record("bincount.i32.2^28", "GB/s", "higher",
+           [gbps(4 * n, v) for v in t.samples(lambda: cp.bincount(k), reps)],
+           "cupy.bincount(x) of 2^28 int32 in [0, 256); bytes read")
+    xm = x[:m]
+    record("median.f32.2^26", "ms", "lower", t.samples(lambda: cp.median(xm), reps), "cupy.median(x) of 2^26 float32")
+    del x, k
+
+
 def main():
     name = cp.cuda.runtime.getDeviceProperties(0)["name"]
     name = name.decode() if isinstance(name, bytes) else name
@@ -370,6 +392,7 @@ def main():
             ("view", views),
             ("join", joins),
             ("fuse", fusion),
+            ("stats", statistics),
         ],
         cp.get_default_memory_pool().free_all_blocks,
     )

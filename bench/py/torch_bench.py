@@ -593,6 +593,36 @@ def training(samples=5, settle_s=1.0):
             torch.cuda.empty_cache()
 
 
+def statistics(n=1 << 28, m=1 << 26, q=1 << 24, reps=10):
+    """The statistics and random figures (bench/cudeno/statistics.ts): torch.histc, torch.bincount,
+    torch.median, torch.quantile (its input is limited to 2^24 elements), torch.randint and torch.randn,
+    each checked on the host first where there is something to check."""
+    t = timer()
+    gen = torch.Generator(device=DEVICE).manual_seed(11)
+    x = torch.rand(n, device=DEVICE, generator=gen)
+    k = torch.randint(0, 256, (n,), device=DEVICE, generator=gen, dtype=torch.int32)
+    small = x[: 1 << 16].cpu().double()
+    require(torch.histc(x[: 1 << 16], bins=256, min=0, max=1).sum().item() == 1 << 16, "histc counts")
+    require(abs(torch.median(x[: 1 << 16]).item() - small.median().item()) < 1e-6, "median")
+    record("histogram.f32.2^28", "GB/s", "higher",
+           [gbps(4 * n, v) for v in t.samples(lambda: torch.histc(x, bins=256, min=0, max=1), reps)],
+           "torch.histc(x, bins=256, min=0, max=1) of 2^28 uniform float32; bytes read")
+    record("bincount.i32.2^28", "GB/s", "higher",
+           [gbps(4 * n, v) for v in t.samples(lambda: torch.bincount(k), reps)],
+           "torch.bincount(x) of 2^28 int32 in [0, 256); bytes read")
+    xm, xq = x[:m], x[:q]
+    record("median.f32.2^26", "ms", "lower", t.samples(lambda: torch.median(xm), reps), "torch.median(x) of 2^26 float32")
+    record("percentile.f32.2^24", "ms", "lower", t.samples(lambda: torch.quantile(xq, 0.9), reps),
+           "torch.quantile(x, 0.9) of 2^24 float32 (its largest input)")
+    record("random.integers.2^28", "GB/s", "higher",
+           [gbps(8 * n, v) for v in t.samples(lambda: torch.randint(0, 100, (n,), device=DEVICE, generator=gen), reps)],
+           "torch.randint(0, 100, (2^28,)) (int64); bytes written")
+    record("random.normal.2^28", "GB/s", "higher",
+           [gbps(4 * n, v) for v in t.samples(lambda: torch.randn(n, device=DEVICE, generator=gen), reps)],
+           "torch.randn(2^28) (float32); bytes written")
+    del x, k
+
+
 def matmuls():
     matmul(torch.float32)
     matmul(torch.bfloat16)
@@ -621,6 +651,7 @@ def main():
             ("fuse", fusion),
             ("grad", gradients),
             ("train", training),
+            ("stats", statistics),
         ],
         torch.cuda.empty_cache,
     )
