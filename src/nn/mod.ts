@@ -83,4 +83,5 @@ export { Embedding, type EmbeddingLayerOptions } from "./embedding.ts";
 export { Dropout, type DropoutLayerOptions } from "./dropout.ts";
 export { type Layer, Sequential } from "./sequential.ts";
 export { GELU, ReLU } from "./activation.ts";
+export { AdaptiveAvgPool2d, AvgPool2d, Flatten, Identity, MaxPool2d, Sigmoid, SiLU, Tanh } from "./layers.ts";
 export { loadSafetensors, SafetensorsFile, type SafetensorsInfo, saveSafetensors } from "./safetensors.ts";

@@ -274,3 +274,47 @@ eachBackend("modules and functionalCall() name wrong shapes, trees and sizes", (
   assert.throws(() => new nn.Linear(2, 2, { dtype: "int32" as "float32" }), /dtype "int32"/);
   assert.throws(() => new nn.Sequential({} as nn.Layer), /argument 0 is not a Module/);
 });
+
+eachBackend("a Sequential CNN of PyTorch's parameter-free layers runs as the functions do and trains", () => {
+  nn.manualSeed(0);
+  const model = new nn.Sequential(
+    new nn.Conv2d(1, 4, 3, { padding: 1, dtype: "float64" }),
+    new nn.SiLU(),
+    new nn.MaxPool2d(2),
+    new nn.AvgPool2d(2, { stride: 1 }),
+    new nn.AdaptiveAvgPool2d(2),
+    new nn.Flatten(),
+    new nn.Identity(),
+    new nn.Tanh(),
+    new nn.Linear(16, 3, { dtype: "float64" }),
+    new nn.Sigmoid(),
+  );
+  assert.deepEqual(Object.keys(model.stateDict()), ["0.weight", "0.bias", "8.weight", "8.bias"]);
+  const x = ga.random.normal([2, 1, 8, 8], { seed: 3 }).astype("float64");
+  const conv = model[0] as nn.Conv2d, fc = model[8] as nn.Linear;
+  let h = nn.silu(nn.conv2d(x, conv.weight, conv.bias, { padding: 1 }));
+  h = nn.adaptiveAvgPool2d(nn.avgPool2d(nn.maxPool2d(h, 2), 2, { stride: 1 }), 2);
+  const want = nn.sigmoid(nn.linear(ga.tanh(h.reshape([2, 16])), fc.weight, fc.bias));
+  const got = model.forward(x);
+  assert.deepEqual(got.shape, [2, 3]);
+  const [g, w] = [got.get() as Float64Array, want.get() as Float64Array];
+  g.forEach((v, i) => assert.ok(Math.abs(v - w[i]!) < 1e-12, `[${i}]: ${v} vs ${w[i]}`));
+  const grads = ga.grad((p: nn.ParameterTree) => ga.sum(nn.functionalCall(model, p, x), [0, 1]))(
+    model.parameters(),
+  );
+  const first = (grads as Record<string, { weight: ga.GPUArray }>)["0"]!.weight;
+  assert.deepEqual(first.shape, [4, 1, 3, 3]);
+  assert.ok((first.get() as Float64Array).some((v) => v !== 0), "the gradient reaches the first layer");
+});
+
+eachBackend("Flatten makes axes startDim to endDim one, and names dims out of the input's range", () => {
+  const x = ga.zeros([2, 3, 4, 5]);
+  assert.deepEqual(new nn.Flatten().forward(x).shape, [2, 60]);
+  assert.deepEqual(new nn.Flatten(0, 1).forward(x).shape, [6, 4, 5]);
+  assert.deepEqual(new nn.Flatten(-2).forward(x).shape, [2, 3, 20]);
+  assert.throws(() => new nn.Flatten(2, 1).forward(x), {
+    name: "RangeError",
+    message: /dims 2 to 1 of an input of shape \[2, 3, 4, 5\]/,
+  });
+  assert.throws(() => new nn.Flatten(1.5), { name: "RangeError", message: /pass integers/ });
+});
