@@ -4,7 +4,7 @@
  * for each epoch, and the accuracy on the held-out digits. On CUDA where there is a GPU, on OpenCL
  * elsewhere. Each image is moved by up to `--shift` pixels (2 by default) each way, as augmentation.
  *
- *   deno run -A examples/mnist_mlp.ts [--epochs 30] [--batch 128] [--steps N (stop early)] [--shift 2 (0: none)]
+ *   deno run -A examples/mnist_mlp.ts [--epochs 40] [--batch 128] [--steps N (stop early)] [--shift 2 (0: none)]
  */
 import { parseArgs } from "node:util";
 import * as nn from "../src/nn/mod.ts";
@@ -13,7 +13,7 @@ import { fit } from "./_mnist.ts";
 
 const { values } = parseArgs({
   options: {
-    epochs: { type: "string", default: "30" },
+    epochs: { type: "string", default: "40" },
     batch: { type: "string", default: "128" },
     steps: { type: "string" },
     shift: { type: "string", default: "2" },
