@@ -101,7 +101,7 @@ export class Flatten extends Module {
    *
    * @throws {RangeError} for dimensions that are not integers.
    */
-  constructor(readonly startDim = 1, readonly endDim = -1) {
+  constructor(readonly startDim: number = 1, readonly endDim: number = -1) {
     super();
     if (!Number.isInteger(startDim) || !Number.isInteger(endDim)) {
       throw new RangeError(`Cannot make a Flatten layer of dims ${startDim} to ${endDim}: pass integers`);
