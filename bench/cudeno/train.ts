@@ -41,7 +41,10 @@ class Cnn extends nn.Module {
   }
 }
 
-/** Emits `train.mlp.4096` and `train.cnn.512` (samples/s) and `train.gpt.64x256` (tokens/s). */
+/**
+ * Emits `train.mlp.4096` and `train.cnn.512` (samples/s), and `train.gpt.64x256` (tokens/s) in float32 and
+ * under bfloat16 autocast (`.bf16`, the issue's configuration).
+ */
 export function trainFigures(emit: (r: BenchRecord) => void): void {
   ga.useBackend("cuda");
   trainFigure(emit, "train.mlp.4096", new Mlp(), [4096, 784], "784-1024-1024-10 MLP (ReLU)");
@@ -52,15 +55,14 @@ export function trainFigures(emit: (r: BenchRecord) => void): void {
     [512, 3, 32, 32],
     "CNN conv 3→64→128→256 (3×3, padding 1, each + ReLU + 2×2 max pool) + linear 4096→10",
   );
-  const gpt = new Gpt({ vocab: 65, context: 256, layers: 6, heads: 6, width: 384 });
-  trainFigure(
-    emit,
-    "train.gpt.64x256",
-    gpt,
-    [64, 256],
-    "char GPT (nanoGPT shakespeare-char: 6 layers, 6 heads, width 384, context 256, vocabulary 65; examples/_gpt.ts)",
-    65,
-  );
+  const gpt =
+    "char GPT (nanoGPT shakespeare-char: 6 layers, 6 heads, width 384, context 256, vocabulary 65; examples/_gpt.ts)";
+  const config = { vocab: 65, context: 256, layers: 6, heads: 6, width: 384 };
+  trainFigure(emit, "train.gpt.64x256", new Gpt(config), [64, 256], gpt, { vocab: 65 });
+  trainFigure(emit, "train.gpt.64x256.bf16", new Gpt(config), [64, 256], gpt, {
+    vocab: 65,
+    autocast: "bfloat16",
+  });
 }
 
 function trainFigure(
@@ -69,7 +71,7 @@ function trainFigure(
   model: nn.Module<[ga.GPUArray], ga.GPUArray>,
   shape: number[],
   what: string,
-  vocab?: number,
+  { vocab, autocast }: { vocab?: number; autocast?: nn.AutocastDType } = {},
 ): void {
   // A language model reads tokens and predicts the next at every position; the others classify into 10.
   const batch = shape[0]!, items = vocab === undefined ? batch : batch * shape[1]!;
@@ -84,8 +86,10 @@ function trainFigure(
   const classes = vocab ?? 10;
   const params = model.parameters();
   const opt = new optim.AdamW(params, { lr: 1e-3 });
+  const loss = (p: nn.ParameterTree, x: ga.GPUArray, y: ga.GPUArray) =>
+    nn.crossEntropy(nn.functionalCall(model, p, x).reshape([-1, classes]), y.reshape([-1]));
   const lossAndGrads = ga.valueAndGrad((p: nn.ParameterTree, x: ga.GPUArray, y: ga.GPUArray) =>
-    nn.crossEntropy(nn.functionalCall(model, p, x).reshape([-1, classes]), y.reshape([-1]))
+    autocast === undefined ? loss(p, x, y) : nn.autocast(autocast, () => loss(p, x, y))
   );
   const step = (): ga.GPUArray => {
     const [loss, grads] = lossAndGrads(params, x, y);
@@ -113,7 +117,11 @@ function trainFigure(
     better: "higher",
     samples,
     note:
-      `eager training steps of a ${what}, float32, batch ${batch}, on one fixed batch: nn.crossEntropy, ` +
+      `eager training steps of a ${what}, ${
+        autocast === undefined ? "float32" : `float32 weights under nn.autocast("${autocast}")`
+      }, batch ${
+        shape.slice(0, vocab === undefined ? 1 : 2).join(" × ")
+      }, on one fixed batch: nn.crossEntropy, ` +
       `ga.valueAndGrad through nn.functionalCall, optim.AdamW (lr 1e-3); ${steps} steps a sample; loss ${
         first.toFixed(3)
       } → ${last.toFixed(3)}`,

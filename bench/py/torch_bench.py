@@ -536,6 +536,7 @@ def training(samples=5, settle_s=1.0):
          "CNN conv 3→64→128→256 (3×3, padding 1, each + ReLU + 2×2 max pool) + linear 4096→10"),
         ("train.gpt.64x256", Gpt, (64, 256), "char GPT (nanoGPT shakespeare-char: 6 layers, 6 heads, width 384, "
          "context 256, vocabulary 65; F.scaled_dot_product_attention)"),
+        ("train.gpt.64x256.bf16", Gpt, (64, 256), "char GPT as above under torch.autocast(bfloat16)"),
     ]
     gen = torch.Generator(device=DEVICE).manual_seed(41)
     for figure, make, shape, what in problems:
@@ -554,9 +555,12 @@ def training(samples=5, settle_s=1.0):
                 y = torch.randint(0, classes, (shape[0],), device=DEVICE, generator=gen)
             items = shape[0] * shape[1] if tokens else shape[0]
 
+            autocast = figure.endswith(".bf16")
+
             def step():
                 opt.zero_grad(set_to_none=True)
-                loss = torch.nn.functional.cross_entropy(forward(x).reshape(-1, classes), y.reshape(-1))
+                with torch.autocast("cuda", dtype=torch.bfloat16, enabled=autocast):
+                    loss = torch.nn.functional.cross_entropy(forward(x).reshape(-1, classes), y.reshape(-1))
                 loss.backward()
                 opt.step()
                 return loss
@@ -586,7 +590,7 @@ def training(samples=5, settle_s=1.0):
                 rates.append(steps * items / (time.perf_counter() - t0))
             require(last < first, f"{figure} ({impl}): the loss went from {first} to {last}")
             emit(impl, figure, "tokens/s" if tokens else "samples/s", "higher", rates,
-                 f"{'eager' if impl == 'torch' else 'torch.compile(model)'} training steps of a {what}, float32, batch "
+                 f"{'eager' if impl == 'torch' else 'torch.compile(model)'} training steps of a {what}, float32 weights, batch "
                  f"{' × '.join(map(str, shape[:2] if tokens else shape[:1]))}, on one fixed batch: cross_entropy, backward, AdamW (lr 1e-3, foreach); {steps} steps a "
                  f"sample; loss {first:.3f} → {last:.3f}")
             del model, forward, opt, x, y
