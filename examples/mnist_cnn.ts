@@ -7,23 +7,12 @@
  *
  *   deno run -A examples/mnist_cnn.ts [--epochs 10] [--batch 128] [--steps N (stop early)] [--shift 2 (0: none)]
  */
-import { parseArgs } from "node:util";
 import type * as ga from "../src/array/mod.ts";
 import * as nn from "../src/nn/mod.ts";
 import * as optim from "../src/optim/mod.ts";
-import { fit } from "./_mnist.ts";
+import { fit, fitArgs } from "./_mnist.ts";
 
-const { values } = parseArgs({
-  options: {
-    epochs: { type: "string", default: "10" },
-    batch: { type: "string", default: "128" },
-    steps: { type: "string" },
-    shift: { type: "string", default: "2" },
-  },
-});
-const epochs = Number(values.epochs), batch = Number(values.batch);
-const maxSteps = values.steps === undefined ? Infinity : Number(values.steps);
-const shift = Number(values.shift);
+const args = fitArgs(10);
 
 /** conv 1→32 → BN → ReLU → pool, conv 32→64 → BN → ReLU → pool, linear 3136→128 → ReLU, linear 128→10. */
 class Net extends nn.Module {
@@ -46,9 +35,6 @@ const model = new Net();
 const opt = new optim.AdamW(model.parameters(), { lr: 2e-3, weightDecay: 1e-4 });
 console.log("MNIST CNN (2 convolutions, 2 linear layers)");
 fit(model, opt, (total) => new optim.OneCycleLR(opt, 2e-3, { totalSteps: total }), {
-  epochs,
-  batch,
-  maxSteps,
-  shift,
+  ...args,
   input: "images",
 });

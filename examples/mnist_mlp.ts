@@ -6,31 +6,14 @@
  *
  *   deno run -A examples/mnist_mlp.ts [--epochs 40] [--batch 128] [--steps N (stop early)] [--shift 2 (0: none)]
  */
-import { parseArgs } from "node:util";
 import * as nn from "../src/nn/mod.ts";
 import * as optim from "../src/optim/mod.ts";
-import { fit } from "./_mnist.ts";
+import { fit, fitArgs } from "./_mnist.ts";
 
-const { values } = parseArgs({
-  options: {
-    epochs: { type: "string", default: "40" },
-    batch: { type: "string", default: "128" },
-    steps: { type: "string" },
-    shift: { type: "string", default: "2" },
-  },
-});
-const epochs = Number(values.epochs), batch = Number(values.batch);
-const maxSteps = values.steps === undefined ? Infinity : Number(values.steps);
-const shift = Number(values.shift);
+const args = fitArgs(40);
 
 nn.manualSeed(0);
 const model = new nn.Sequential(new nn.Linear(784, 1024), new nn.ReLU(), new nn.Linear(1024, 10));
 const opt = new optim.AdamW(model.parameters(), { lr: 1e-3, weightDecay: 1e-4 });
 console.log("MNIST MLP 784-1024-10");
-fit(model, opt, (total) => new optim.CosineAnnealingLR(opt, total), {
-  epochs,
-  batch,
-  maxSteps,
-  shift,
-  input: "rows",
-});
+fit(model, opt, (total) => new optim.CosineAnnealingLR(opt, total), { ...args, input: "rows" });
