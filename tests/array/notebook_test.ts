@@ -32,7 +32,7 @@ import json, sys, nbformat, nbclient
 cells = json.loads(sys.argv[1])
 nb = nbformat.v4.new_notebook()
 nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
-nbclient.NotebookClient(nb, timeout=240, kernel_name="deno").execute()
+nbclient.NotebookClient(nb, timeout=240, iopub_timeout=120, raise_on_iopub_timeout=True, kernel_name="deno").execute()
 print(json.dumps([[{"type": o.get("output_type"), "mime": sorted(o.get("data", {}).keys()),
                     "error": o.get("evalue")} for o in c.outputs] for c in nb.cells]))
 `;

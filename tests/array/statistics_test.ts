@@ -218,6 +218,32 @@ eachBackend("histogram() and histogram2d() bin views of every float dtype by Num
   assert.deepEqual([host(empty), host(ee)], [[0, 0, 0, 0], [0, 0.25, 0.5, 0.75, 1]]);
 });
 
+eachBackend(
+  "histogram() and bincount() of 2^17 samples count the same in blocks' shared counters (up to 4096 bins) as past them",
+  () => {
+    const n = 2 ** 17 + 3, r = seeded(21);
+    // Uneven edges (the uniform guess misses, the search finds), and samples on edges and outside them.
+    for (const bins of [256, 5000]) {
+      const edges = Array.from({ length: bins + 1 }, (_, i) => (i / bins) ** 2);
+      const xs = Array.from(
+        { length: n },
+        (_, i) => (i % 97 === 0 ? edges[i % (bins + 1)]! : r() * 1.1 - 0.05),
+      );
+      using x = ga.asarray(Float64Array.from(xs)), e = ga.asarray(Float64Array.from(edges));
+      const [h] = ga.histogram(x, { bins: e });
+      const want = new Array(bins).fill(0);
+      for (const v of xs) if (binRef(v, edges) >= 0) want[binRef(v, edges)]++;
+      assert.deepEqual(host(h), want, `${bins} uneven bins`);
+      h.free();
+      const ks = Array.from({ length: n }, (_, i) => (i % 5 === 0 ? 3 : Math.floor(r() * bins)));
+      using k = ga.asarray(Int32Array.from(ks));
+      const counts = new Array(bins).fill(0);
+      for (const v of ks) counts[v]++;
+      assert.deepEqual(host(ga.bincount(k, { minlength: bins })), counts, `bincount into ${bins}`);
+    }
+  },
+);
+
 eachBackend("bincount() and digitize() match NumPy's counts and bin indices", () => {
   const r = seeded(11);
   const xs = Array.from({ length: 5000 }, () => Math.floor(r() * 40));

@@ -18,6 +18,7 @@
 import type { Dialect } from "../../kernel/ctypes.ts";
 import type { DType } from "../../kernel/dtype.ts";
 import { targetOf } from "../../codegen/targets.ts";
+import { VECTOR_WIDTH } from "../../codegen/target.ts";
 import {
   blockStatements,
   type FloatType,
@@ -75,6 +76,20 @@ function commonParams(dialect: Dialect, count: string): string {
   const target = targetOf(dialect);
   const u = target.cType("uint32");
   return `${target.indexType} ${count}, ${target.cType("uint64")} base, ${u} k0, ${u} k1`;
+}
+
+/**
+ * Stores a thread's `per` values `v[]` at `out[e..]`: as one vector where they are a whole vector's
+ * worth (the output is a fresh array, so `e`, a multiple of `per`, is aligned to it), else one by one
+ * up to `n`.
+ */
+function store(dialect: Dialect, dtype: DType, per: number, e: string): string {
+  const target = targetOf(dialect);
+  const each = `for (int j = 0; j < ${per}; j++) if (${e} + j < n) out[${e} + j] = v[j];`;
+  if (per !== VECTOR_WIDTH || !target.hasVector(dtype)) return each;
+  const parts = Array.from({ length: per }, (_, j) => `v[${j}]`);
+  return `if (${e} + ${per} <= n) ${target.vectorStore(dtype, parts, `out + ${e}`)}
+  else ${each}`;
 }
 
 /** Box–Muller on the words `c[0..3]`, as `random.normal`: `v[j] = p0 + p1·z_j`. */
@@ -135,6 +150,7 @@ export function continuousSource(dialect: Dialect, dtype: FloatType): Source {
   }).join("\n    ");
   const name = `cudeno_gen_continuous_${suffixOf(dtype)}`;
   const source = `${head(dialect, [dtype])}
+${target.vectorTypes([dtype])}
 ${target.kernelHead} ${name}(${target.pointerParam(dtype, "out")}, ${
     commonParams(dialect, "n")
   }, ${t} p0, ${t} p1, int mode) {
@@ -149,70 +165,73 @@ ${target.kernelHead} ${name}(${target.pointerParam(dtype, "out")}, ${
   } else {
     ${each}
   }
-  for (int j = 0; j < ${per}; j++) if (e + j < n) out[e + j] = v[j];
+  ${store(dialect, dtype, per, "e")}
 }`;
   return { name, source };
 }
 
 /**
- * The integers kernel of `dtype`: `out[e] = low + x` with `x` uniform in `[0, span]` (`span` below
- * 2^32 with `wide` 0, four numbers a thread; any `span` with `wide` 1, two a thread).
+ * The integers kernel of `dtype`: `out[e] = low + x` with `x` uniform in `[0, span]`: `span` below
+ * 2^32 where `wide` is false (four numbers a thread), any `span` where it is true (two a thread). The
+ * count a thread writes is a constant, so its loop unrolls and the block's words stay in registers.
  */
-export function integersSource(dialect: Dialect, dtype: DType): Source {
+export function integersSource(dialect: Dialect, dtype: DType, wide: boolean): Source {
   const target = targetOf(dialect);
   const u = target.cType("uint32"), ul = target.cType("uint64"), ix = target.indexType;
   const name = `cudeno_gen_integers_${dtype}`;
-  const source = `${head(dialect, [dtype])}
-${streamSource(dialect, [])}
-${target.kernelHead} ${name}(${target.pointerParam(dtype, "out")}, ${
-    commonParams(dialect, "n")
-  }, ${ix} low, ${ul} span, int wide) {
-  const ${ix} t = ${threadIndex(dialect)};
-  const int per = wide ? 2 : 4;
-  const ${ix} e0 = t * per;
-  if (e0 >= n) return;
-  ${blockStatements(dialect, `base + (${ul})t`, "0u")}
-  for (int j = 0; j < per && e0 + j < n; j++) {
-    ${ul} x;
-    if (!wide) {
-      if (span == 0xffffffffu) {
-        x = c[j];
-      } else {
-        const ${u} range = (${u})span + 1u;
-        ${ul} m = (${ul})c[j] * range;
-        ${u} l = (${u})m;
-        if (l < range) {
-          const ${u} limit = (0u - range) % range;
-          if (l < limit) {
-            cudeno_rng s;
-            cudeno_rng_start(&s, base + (${ul})(e0 + j), 1u, k0, k1);
-            do {
-              m = (${ul})cudeno_rng_next(&s) * range;
-              l = (${u})m;
-            } while (l < limit);
-          }
-        }
-        x = m >> 32;
+  const per = wide ? 2 : 4;
+  const draw = wide
+    ? `x = ((${ul})c[2 * j] << 32) | c[2 * j + 1];
+    if (span != ~(${ul})0) {
+      ${ul} mask = span;
+      mask |= mask >> 1; mask |= mask >> 2; mask |= mask >> 4;
+      mask |= mask >> 8; mask |= mask >> 16; mask |= mask >> 32;
+      x &= mask;
+      if (x > span) {
+        cudeno_rng s;
+        cudeno_rng_start(&s, base + (${ul})(e0 + j), 1u, k0, k1);
+        do {
+          const ${ul} hi = cudeno_rng_next(&s);
+          x = ((hi << 32) | cudeno_rng_next(&s)) & mask;
+        } while (x > span);
       }
+    }`
+    : `if (span == 0xffffffffu) {
+      x = c[j];
     } else {
-      x = ((${ul})c[2 * j] << 32) | c[2 * j + 1];
-      if (span != ~(${ul})0) {
-        ${ul} mask = span;
-        mask |= mask >> 1; mask |= mask >> 2; mask |= mask >> 4;
-        mask |= mask >> 8; mask |= mask >> 16; mask |= mask >> 32;
-        x &= mask;
-        if (x > span) {
+      const ${u} range = (${u})span + 1u;
+      ${ul} m = (${ul})c[j] * range;
+      ${u} l = (${u})m;
+      if (l < range) {
+        const ${u} limit = (0u - range) % range;
+        if (l < limit) {
           cudeno_rng s;
           cudeno_rng_start(&s, base + (${ul})(e0 + j), 1u, k0, k1);
           do {
-            const ${ul} hi = cudeno_rng_next(&s);
-            x = ((hi << 32) | cudeno_rng_next(&s)) & mask;
-          } while (x > span);
+            m = (${ul})cudeno_rng_next(&s) * range;
+            l = (${u})m;
+          } while (l < limit);
         }
       }
-    }
-    out[e0 + j] = ${target.castTo(`(${ix})((${ul})low + x)`, dtype)};
+      x = m >> 32;
+    }`;
+  const source = `${head(dialect, [dtype])}
+${target.vectorTypes([dtype])}
+${streamSource(dialect, [])}
+${target.kernelHead} ${name}(${target.pointerParam(dtype, "out")}, ${
+    commonParams(dialect, "n")
+  }, ${ix} low, ${ul} span) {
+  const ${ix} t = ${threadIndex(dialect)};
+  const ${ix} e0 = t * ${per};
+  if (e0 >= n) return;
+  ${blockStatements(dialect, `base + (${ul})t`, "0u")}
+  ${target.cType(dtype)} v[${per}];
+  ${target.unroll("  ").trimStart()}for (int j = 0; j < ${per}; j++) {
+    ${ul} x;
+    ${draw}
+    v[j] = ${target.castTo(`(${ix})((${ul})low + x)`, dtype)};
   }
+  ${store(dialect, dtype, per, "e0")}
 }`;
   return { name, source };
 }

@@ -21,6 +21,7 @@ import { showShape } from "../core/layout.ts";
 import { numberSlot, optionsOf } from "../core/axis_args.ts";
 import { max, min } from "../ops/reductions.ts";
 import { checkArray } from "../ops/sorting.ts";
+import { ascontiguousarray } from "../ops/views.ts";
 
 /** One axis of a binning: the samples, their bins' edges (contiguous, in the dtype they are compared in) and the bin count. */
 export interface BinAxis {
@@ -38,9 +39,15 @@ function helpers(backend: Backend, edges: readonly DType[], acc: DType): string 
   }
   for (const e of new Set(edges)) {
     const c = cType(e, d);
+    const f = e === "float64" ? "double" : "float";
     lines.push(`${t.inline} ${ix} cudeno_bin_${e}(${t.globalSpace}const ${c} *e, ${ix} n, ${c} v) {
   if (!(v >= e[0] && v <= e[n])) return -1;
   if (v == e[n]) return n - 1;
+  const ${f} at = (${f})(v - e[0]) * ((${f})n / (${f})(e[n] - e[0]));
+  const ${ix} g = at < (${f})(n - 1) ? (${ix})at : n - 1;
+  if (e[g] <= v && v < e[g + 1]) return g;
+  if (g > 0 && e[g - 1] <= v && v < e[g]) return g - 1;
+  if (g + 2 <= n && e[g + 1] <= v && v < e[g + 2]) return g + 1;
   ${ix} lo = 0, hi = n;
   while (hi - lo > 1) {
     ${ix} mid = (lo + hi) / 2;
@@ -81,6 +88,94 @@ export function sumType(backend: Backend): "float64" | "float32" {
   return backend.supports("float64") ? "float64" : "float32";
 }
 
+/** Bins up to this many are counted in shared memory first (32-bit counters, 16 KiB a block). */
+const SHARED_BINS = 4096;
+const BLOCK = 256;
+
+/**
+ * The int64 counts of `total` bins, counted the way CUB's and CuPy's histograms do: each block
+ * counts its share of the samples in 32-bit counters of its own shared memory, then adds them to the
+ * result with one 64-bit atomic per bin, so samples contend for a block's counters instead of the
+ * device's. `bin(ref)` declares `cdn_bin` for the sample at `ref(k)` of each input (-1: nowhere);
+ * `axes` are the contiguous inputs, `pointers` and `scalars` what `bin` reads besides.
+ */
+function sharedCounts(
+  inputs: readonly GPUArray[],
+  shape: readonly number[],
+  pointers: readonly GPUArray[],
+  scalars: readonly number[],
+  helpers: string,
+  key: string,
+  bin: (ref: (k: number) => string, pointer: (k: number) => string, scalar: (k: number) => string) => string,
+): GPUArray {
+  const backend = inputs[0]!.backend, t = targetOf(backend.dialect), ix = t.indexType, ids = t.threadIds;
+  const hist = fill(new GPUArray(backend, shape, "int64"), 0);
+  const n = inputs[0]!.size, total = hist.size;
+  const flat = inputs.map((x) => ascontiguousarray(x));
+  const make = () => {
+    const params = [
+      t.pointerParam("int64", "hist"),
+      ...flat.map((x, k) => t.pointerParam(x.dtype, `x${k}`, true)),
+      ...pointers.map((p, k) => t.pointerParam(p.dtype, `p${k}`, true)),
+      ...flat.map((_, k) => `${ix} x${k}o`),
+      ...pointers.map((_, k) => `${ix} p${k}o`),
+      `${ix} hist0`,
+      ...scalars.map((_, k) => `${ix} s${k}`),
+      `${ix} n`,
+      `${ix} total`,
+    ];
+    const add = backend.dialect === "cuda"
+      ? {
+        local: "atomicAdd(&cdn_counts[cdn_bin], 1u);",
+        global: "atomicAdd((unsigned long long *)&hist[hist0 + k], (unsigned long long)c);",
+      }
+      : {
+        local: "atomic_inc(&cdn_counts[cdn_bin]);",
+        global: "atom_add((volatile __global ulong *)&hist[hist0 + k], (ulong)c);",
+      };
+    const source = `${t.preamble([...flat.map((x) => x.dtype), ...pointers.map((p) => p.dtype), "int64"])}
+${helpers}
+${t.kernelHead} cudeno_bin_shared(${params.join(", ")}) {
+  ${t.sharedArray("uint32", "cdn_counts", SHARED_BINS)}
+  for (${ix} k = ${ids.local}; k < total; k += ${ids.groupSize}) cdn_counts[k] = 0;
+  ${t.barrier}
+  const ${ix} step = (${ix})${ids.groupSize} * ${ids.groups};
+  for (${ix} i = (${ix})${ids.group} * ${ids.groupSize} + ${ids.local}; i < n; i += step) {
+    ${bin((k) => `x${k}[x${k}o + i]`, (k) => `(p${k} + p${k}o)`, (k) => `s${k}`)}
+    if (cdn_bin >= 0) ${add.local}
+  }
+  ${t.barrier}
+  for (${ix} k = ${ids.local}; k < total; k += ${ids.groupSize}) {
+    const ${t.cType("uint32")} c = cdn_counts[k];
+    if (c != 0) ${add.global}
+  }
+}
+`;
+    return { name: "cudeno_bin_shared", source };
+  };
+  if (n > 0) {
+    // Enough blocks to fill a large GPU; at least one per 2^31 samples, so no block's counter overflows.
+    const grid = Math.max(Math.min(Math.ceil(n / (BLOCK * 16)), 1024), Math.ceil(n / 2 ** 31));
+    backend.kernel(
+      `cudeno_bin_shared:${key}:${flat.map((x) => x.dtype)}:${pointers.map((p) => p.dtype)}`,
+      make,
+    )
+      .launch({ grid, block: BLOCK }, [
+        hist.buffer,
+        ...flat.map((x) => x.buffer),
+        ...pointers.map((p) => p.buffer),
+        ...flat.map((x) => x.offset),
+        ...pointers.map((p) => p.offset),
+        hist.offset,
+        ...scalars,
+        n,
+        total,
+      ]);
+  }
+  flat.forEach((x, k) => x !== inputs[k] && x.free());
+  return hist;
+}
+
 /**
  * The counts (int64) or sums of `weights` (float64) of the samples in each bin of every axis, an
  * array of the axes' bin counts (C order). Samples outside the edges, or NaN, count nowhere.
@@ -88,9 +183,30 @@ export function sumType(backend: Backend): "float64" | "float32" {
 export function binCounts(axes: readonly BinAxis[], weights: GPUArray | undefined, what: string): GPUArray {
   const backend = axes[0]!.x.backend, d = backend.dialect, ix = targetOf(d).indexType;
   const acc: DType = weights === undefined ? "int64" : sumType(backend);
-  const hist = fill(new GPUArray(backend, axes.map((a) => a.bins), acc), 0);
-  const arrays = [...axes.map((a) => a.x), ...(weights === undefined ? [] : [weights])];
+  const shape = axes.map((a) => a.bins);
   const edgeTypes = axes.map((a) => a.edges.dtype);
+  if (weights === undefined && shape.reduce((p, b) => p * b, 1) <= SHARED_BINS) {
+    return sharedCounts(
+      axes.map((a) => a.x),
+      shape,
+      axes.map((a) => a.edges),
+      shape,
+      helpers(backend, edgeTypes, acc),
+      `${axes.length}`,
+      (ref, pointer, scalar) => {
+        const found = axes.map((a, k) =>
+          `const ${ix} cdn_b${k} = cudeno_bin_${edgeTypes[k]}(${pointer(k)}, ${scalar(k)}, (${
+            cType(edgeTypes[k]!, d)
+          })(${load(ref(k), a.x.dtype, d)}));`
+        );
+        const inside = axes.map((_, k) => `cdn_b${k} >= 0`).join(" && ");
+        const flat = axes.map((_, k) => `cdn_b${k}`).reduce((p, b, k) => `(${p}) * ${scalar(k)} + ${b}`);
+        return `${found.join("\n    ")}\n    const ${ix} cdn_bin = ${inside} ? ${flat} : -1;`;
+      },
+    );
+  }
+  const hist = fill(new GPUArray(backend, shape, acc), 0);
+  const arrays = [...axes.map((a) => a.x), ...(weights === undefined ? [] : [weights])];
   runLoop(
     {
       key: `cudeno_bin${axes.length}:${acc}:${weights === undefined ? "" : "w"}`,
@@ -129,6 +245,17 @@ export function countIndices(
 ): GPUArray {
   const backend = x.backend, d = backend.dialect, ix = targetOf(d).indexType;
   const acc: DType = weights === undefined ? "int64" : sumType(backend);
+  if (weights === undefined && length <= SHARED_BINS) {
+    return sharedCounts(
+      [x],
+      [length],
+      [],
+      [],
+      helpers(backend, [], acc),
+      "index",
+      (ref) => `const ${ix} cdn_bin = (${ix})(${load(ref(0), x.dtype, d)});`,
+    );
+  }
   const hist = fill(new GPUArray(backend, [length], acc), 0);
   const arrays = weights === undefined ? [x] : [x, weights];
   runLoop(

@@ -96,11 +96,14 @@ export function drawIntegers(
   const backend = activeBackend();
   const out = new GPUArray(backend, shape, dtype);
   if (out.size === 0) return out;
-  const wide = span >= 1n << 32n ? 1 : 0;
+  const wide = span >= 1n << 32n;
   const threads = Math.ceil(out.size / (wide ? 2 : 4));
   const base = reserve(state, out.size);
-  const kernel = backend.kernel(`generator:integers:${dtype}`, () => integersSource(backend.dialect, dtype));
-  kernel.launch(grid(threads), [out.buffer, out.size, base, ...keyWords(state), low, span, wide]);
+  const kernel = backend.kernel(
+    `generator:integers:${dtype}:${wide ? "wide" : "narrow"}`,
+    () => integersSource(backend.dialect, dtype, wide),
+  );
+  kernel.launch(grid(threads), [out.buffer, out.size, base, ...keyWords(state), low, span]);
   return out;
 }
 

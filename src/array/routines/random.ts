@@ -24,15 +24,11 @@
  * @module
  */
 
-import { activeBackend } from "../../device/active.ts";
-import { GPUArray } from "../core/gpuarray.ts";
 import type { Shape } from "../core/layout.ts";
-import type { Dialect } from "../../kernel/ctypes.ts";
-import type { RoundedOps } from "../../codegen/target.ts";
-import { targetOf } from "../../codegen/targets.ts";
 import { checkOptions } from "../../kernel/options.ts";
-import { philoxFunction } from "../exec/philox_source.ts";
 import { seedOf } from "./seed.ts";
+import { drawContinuous } from "./distributions.ts";
+import type { GPUArray } from "../core/gpuarray.ts";
 
 /** Options of {@link uniform}. */
 export interface UniformOptions<D extends "float32" | "float64" = "float32"> {
@@ -64,10 +60,7 @@ export interface NormalOptions<D extends "float32" | "float64" = "float32"> {
   readonly std?: number;
 }
 
-type Kind = "uniform" | "normal";
 type FloatType = "float32" | "float64";
-
-const BLOCK = 256;
 
 function floatType(dtype: unknown, what: string): FloatType {
   if (dtype === undefined) return "float32";
@@ -79,115 +72,16 @@ function floatType(dtype: unknown, what: string): FloatType {
   return dtype;
 }
 
-/**
- * Rounded `a + b` and `a * b` that the compiler may not fuse into one multiply-add: the target's, else
- * plain operators (the source turns contraction off).
- */
-function exactOps(dtype: FloatType, dialect: Dialect): RoundedOps {
-  return targetOf(dialect).roundedOps(dtype) ??
-    { add: (a, b) => `(${a} + ${b})`, mul: (a, b) => `(${a} * ${b})` };
-}
-
-/** Statements setting `v[0..per-1]` from the words `c[0..3]`, for the parameters `p0` and `p1`. */
-function valueStatements(kind: Kind, dtype: FloatType, dialect: Dialect): string {
-  const target = targetOf(dialect);
-  const t = target.cType(dtype);
-  const { add, mul } = exactOps(dtype, dialect);
-  const lit = (x: number) => target.literal(x, dtype);
-  if (dtype === "float32") {
-    const unit = (w: string) => `((${t})(${w} >> 8) * ${lit(2 ** -24)})`;
-    if (kind === "uniform") {
-      return [0, 1, 2, 3].map((j) => `v[${j}] = ${add("p0", mul(unit(`c[${j}]`), "p1"))};`).join("\n  ");
-    }
-    return [0, 1].map((p) => {
-      const u1 = `(${t})((c[${2 * p}] >> 8) + 1u) * ${lit(2 ** -24)}`;
-      return `{
-    const ${t} r = ${target.mathFn("sqrt", dtype)}(${lit(-2)} * ${target.mathFn("log", dtype)}(${u1}));
-    const ${t} x = ${lit(2)} * ${unit(`c[${2 * p + 1}]`)};
-    ${target.sinCosPi(dtype, "x")}
-    v[${2 * p}] = ${add("p0", mul("p1", mul("r", "cs")))};
-    v[${2 * p + 1}] = ${add("p0", mul("p1", mul("r", "sn")))};
-  }`;
-    }).join("\n  ");
-  }
-  const bits = (w0: string, w1: string) => `((${t})(${w0} >> 5) * 67108864.0 + (${t})(${w1} >> 6))`;
-  if (kind === "uniform") {
-    return [0, 1].map((j) =>
-      `v[${j}] = ${add("p0", mul(`(${bits(`c[${2 * j}]`, `c[${2 * j + 1}]`)} * ${lit(2 ** -53)})`, "p1"))};`
-    ).join("\n  ");
-  }
-  return `{
-    const ${t} r = sqrt(-2.0 * log((${bits("c[0]", "c[1]")} + 1.0) * ${lit(2 ** -53)}));
-    const ${t} x = 2.0 * (${bits("c[2]", "c[3]")} * ${lit(2 ** -53)});
-    ${target.sinCosPi(dtype, "x")}
-    v[0] = ${add("p0", mul("p1", mul("r", "cs")))};
-    v[1] = ${add("p0", mul("p1", mul("r", "sn")))};
-  }`;
-}
-
-/** Numbers each thread draws from one Philox block of four words. */
-function perThread(dtype: FloatType): number {
-  return dtype === "float32" ? 4 : 2;
-}
-
-/**
- * The kernel filling `out[0..n)` for key `(k0, k1)` and parameters `p0`, `p1` (low and range, or mean
- * and std), one counter block per thread.
- */
-function randomSource(
-  kind: Kind,
-  dtype: FloatType,
-  dialect: Dialect,
-): { name: string; source: string } {
-  const target = targetOf(dialect);
-  const per = perThread(dtype);
-  const t = target.cType(dtype);
-  const u = target.cType("uint32");
-  const ix = target.indexType;
-  const { local, group, groupSize } = target.threadIds;
-  const name = `cudeno_${kind}_${dtype}`;
-  const head = [target.preamble([dtype]), target.noContract];
-  const source = `${head.filter((line) => line !== "").map((line) => `${line}\n`).join("")}${
-    philoxFunction(dialect)
-  }
-${target.kernelHead} ${name}(${
-    target.pointerParam(dtype, "out")
-  }, ${ix} n, ${u} k0, ${u} k1, ${t} p0, ${t} p1) {
-  const ${ix} block = (${ix})${group} * ${groupSize} + ${local};
-  const ${ix} e = block * ${per};
-  if (e >= n) return;
-  ${u} c[4];
-  c[0] = (${u})block;
-  c[1] = (${u})(block >> 32);
-  c[2] = 0u;
-  c[3] = 0u;
-  cudeno_philox4x32_10(c, k0, k1);
-  ${t} v[${per}];
-  ${valueStatements(kind, dtype, dialect)}
-  for (int j = 0; j < ${per}; j++) if (e + j < n) out[e + j] = v[j];
-}`;
-  return { name, source };
-}
-
+/** An array of `shape` from the continuous kernel at the first counters of the key `seed`. */
 function draw(
-  kind: Kind,
+  kind: "uniform" | "normal",
   shape: Shape,
   dtype: FloatType,
   seed: bigint,
   p0: number,
   p1: number,
 ): GPUArray {
-  const backend = activeBackend();
-  const out = new GPUArray(backend, shape, dtype);
-  if (out.size === 0) return out;
-  const kernel = backend.kernel(`random:${kind}:${dtype}`, () => randomSource(kind, dtype, backend.dialect));
-  const blocks = Math.ceil(out.size / perThread(dtype));
-  const k0 = Number(seed & 0xffffffffn), k1 = Number(seed >> 32n);
-  kernel.launch(
-    { grid: [Math.ceil(blocks / BLOCK), 1], block: [BLOCK, 1] },
-    [out.buffer, out.size, k0, k1, p0, p1],
-  );
-  return out;
+  return drawContinuous({ key: seed, offset: 0n }, shape, dtype, kind, p0, p1);
 }
 
 function finite(value: number | undefined, fallback: number, what: string, name: string): number {
