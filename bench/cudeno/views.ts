@@ -76,19 +76,28 @@ export function viewFigures({ emit, eventTimes, randomFloats }: SuiteTools): voi
   const x = ga.ones([4, 4]);
   const v = x.T.slice([0, 2]);
   require(v.add(1).get().every((e) => e === 2), "small view add differs");
-  const host: number[] = [];
-  for (let s = 0; s < 6; s++) {
-    const t0 = performance.now();
-    for (let i = 0; i < 10_000; i++) v.add(1);
-    host.push(((performance.now() - t0) * 1000) / 10_000);
-    cuda.synchronize();
-  }
-  emit({
-    impl: "cudeno",
-    figure: "small.add1.view.host",
-    unit: "us",
-    better: "lower",
-    samples: host.slice(1),
-    note: "host time of x.T.slice([0, 2]).add(1) on a 4x4 f32 (a new array each), 10,000 per sample",
-  });
+  /** Microseconds of host time per call of `fn`, 10,000 calls a sample, the first sample dropped. */
+  const hostTimes = (fn: () => unknown) => {
+    const host: number[] = [];
+    for (let s = 0; s < 6; s++) {
+      const t0 = performance.now();
+      for (let i = 0; i < 10_000; i++) fn();
+      host.push(((performance.now() - t0) * 1000) / 10_000);
+      cuda.synchronize();
+    }
+    return host.slice(1);
+  };
+  const small = (figure: string, fn: () => unknown, note: string) =>
+    emit({ impl: "cudeno", figure, unit: "us", better: "lower", samples: hostTimes(fn), note });
+  small(
+    "small.add1.view.host",
+    () => v.add(1),
+    "host time of x.T.slice([0, 2]).add(1) on a 4x4 f32 (a new array each), 10,000 per sample",
+  );
+  // Its parts: the same into an array made once (no allocation), and the allocation alone.
+  const out = ga.empty([2, 4]);
+  small("small.add1.view.out.host", () => v.add(1, { out }), "the same into out (dispatch and launch)");
+  small("small.empty.host", () => ga.empty([2, 4]), "ga.empty([2, 4]) (an allocation from the pool)");
+  x.free();
+  out.free();
 }
