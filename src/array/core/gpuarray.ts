@@ -114,12 +114,11 @@ function checkDType(dtype: DType, backend: Backend): void {
  */
 export class GPUArray<D extends DType = DType> implements DeviceArray {
   /**
-   * The backend the array lives on. An own field (a plain one: a non-writable property made with
-   * `Object.defineProperty` costs more than the rest of a small array's construction), so that posting
+   * The backend the array lives on. An own read-only field (set in the constructor), so that posting
    * the array to a Worker clones it and meets the backend's `WORKER_BOUND`: a DataCloneError saying
    * what to post instead.
    */
-  readonly backend: Backend;
+  declare readonly backend: Backend;
   // The rest are getters over private fields, so that assigning `dtype`, `strides` and the others is a
   // TypeError (in strict mode, as modules are) instead of a corrupt array; only `shape` has a setter.
   readonly #dtype: D;
@@ -219,7 +218,7 @@ export class GPUArray<D extends DType = DType> implements DeviceArray {
   constructor(backend: Backend, shape: Shape, dtype: D, view?: ViewOf) {
     checkDType(dtype, backend);
     const dims = checkShape(shape);
-    this.backend = backend;
+    Object.defineProperty(this, "backend", { value: backend, enumerable: true });
     this.#dtype = dtype;
     this.#shape = Object.freeze(dims);
     this.#size = sizeOf(dims);
