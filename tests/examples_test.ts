@@ -143,8 +143,8 @@ Deno.test({
   fn: async () => {
     const out = await Deno.makeTempFile({ suffix: ".safetensors" });
     try {
-      const tiny = ["--layers", "1", "--heads", "2", "--width", "32", "--context", "16", "--batch", "4"];
-      const text = await runExample("char_gpt.ts", ...tiny, "--steps", "20", "--sample", "20", "--out", out);
+      const tiny = ["--layers", "1", "--heads", "2", "--width", "32", "--context", "16", "--batch", "16"];
+      const text = await runExample("char_gpt.ts", ...tiny, "--steps", "60", "--sample", "20", "--out", out);
       assert.match(
         text,
         /char GPT on (cuda|opencl).*: 1 layers, 2 heads, width 32, context 16, 0\.02M parameters/,
