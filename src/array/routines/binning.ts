@@ -96,8 +96,9 @@ const BLOCK = 256;
  * The int64 counts of `total` bins, counted the way CUB's and CuPy's histograms do: each block
  * counts its share of the samples in 32-bit counters of its own shared memory, then adds them to the
  * result with one 64-bit atomic per bin, so samples contend for a block's counters instead of the
- * device's. `bin(ref)` declares `cdn_bin` for the sample at `ref(k)` of each input (-1: nowhere);
- * `axes` are the contiguous inputs, `pointers` and `scalars` what `bin` reads besides.
+ * device's. `bin(ref, pointer, scalar)` declares `cdn_bin` (-1: nowhere) from the element `ref(k)` of
+ * each of `inputs` (read from a contiguous copy where one is not contiguous), `pointer(k)` of
+ * `pointers` and `scalar(k)` of `scalars`.
  */
 function sharedCounts(
   inputs: readonly GPUArray[],

@@ -72,18 +72,6 @@ function floatType(dtype: unknown, what: string): FloatType {
   return dtype;
 }
 
-/** An array of `shape` from the continuous kernel at the first counters of the key `seed`. */
-function draw(
-  kind: "uniform" | "normal",
-  shape: Shape,
-  dtype: FloatType,
-  seed: bigint,
-  p0: number,
-  p1: number,
-): GPUArray {
-  return drawContinuous({ key: seed, offset: 0n }, shape, dtype, kind, p0, p1);
-}
-
 function finite(value: number | undefined, fallback: number, what: string, name: string): number {
   const x = value ?? fallback;
   if (typeof x !== "number" || !Number.isFinite(x)) {
@@ -123,7 +111,7 @@ export function uniform<D extends "float32" | "float64" = "float32">(
   if (!Number.isFinite(range)) {
     throw new RangeError(`Cannot draw uniform numbers in [${low}, ${high}): the width overflows ${dtype}`);
   }
-  return draw("uniform", shape, dtype, seed, round(low), range) as GPUArray<D>;
+  return drawContinuous({ key: seed, offset: 0n }, shape, dtype, "uniform", round(low), range) as GPUArray<D>;
 }
 
 /**
@@ -151,7 +139,7 @@ export function normal<D extends "float32" | "float64" = "float32">(
   const mean = finite(options.mean, 0, "normal", "mean");
   const std = finite(options.std, 1, "normal", "std");
   if (std < 0) throw new RangeError(`Cannot draw normal numbers with std = ${std}: pass a std of 0 or more`);
-  return draw("normal", shape, dtype, seed, mean, std) as GPUArray<D>;
+  return drawContinuous({ key: seed, offset: 0n }, shape, dtype, "normal", mean, std) as GPUArray<D>;
 }
 
 export { defaultRng, Generator } from "./generator.ts";
