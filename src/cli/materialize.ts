@@ -150,7 +150,7 @@ export function materializeArray(
   const info = DTYPES[target.dtype];
   let data: TypedArray;
   try {
-    data = new info.array(count);
+    data = new info.array(count * info.parts);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     const total = shape.reduce((product, n) => product * BigInt(n), 1n);

@@ -9,6 +9,7 @@
 import type { Dialect } from "../kernel/ctypes.ts";
 import { type DType, DTYPES } from "../kernel/dtype.ts";
 import { targetOf } from "./targets.ts";
+import { complexPrefix } from "./complex.ts";
 
 /**
  * A C spelling of `dtype` in `dialect`.
@@ -62,6 +63,27 @@ export function preamble(dtypes: readonly DType[], dialect: Dialect): string {
  */
 export function castTo(expr: string, to: DType, dialect: Dialect): string {
   return targetOf(dialect).castTo(expr, to);
+}
+
+/**
+ * `expr`, a value of compute type `from`, as compute type `to`: a C conversion between real types; a
+ * real number becomes a complex one with a zero imaginary part, a complex number of the other width
+ * converts both parts, and a complex number becomes a real one by its real part (NumPy's `astype`).
+ *
+ * @example
+ * ```ts
+ * import { convert } from "./c.ts";
+ * console.log(convert("x", "float32", "int32", "cuda")); // ((int)x)
+ * ```
+ */
+export function convert(expr: string, from: DType, to: DType, dialect: Dialect): string {
+  if (from === to) return expr;
+  const fromComplex = DTYPES[from].kind === "complex", toComplex = DTYPES[to].kind === "complex";
+  if (!fromComplex && !toComplex) return `((${cType(to, dialect)})${expr})`;
+  if (!toComplex) return `((${cType(to, dialect)})(${expr}).x)`;
+  if (fromComplex) return `${complexPrefix(to)}from_${from === "complex64" ? "c64" : "c128"}(${expr})`;
+  const real = to === "complex64" ? "float32" : "float64";
+  return `${complexPrefix(to)}make((${cType(real, dialect)})(${expr}), 0)`;
 }
 
 /**

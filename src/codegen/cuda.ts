@@ -6,6 +6,7 @@
 
 import { type DType, DTYPES } from "../kernel/dtype.ts";
 import type { AtomicFn, BuiltinName } from "../jit/ir.ts";
+import { complexLibrary } from "./complex.ts";
 import { literalIn, mathCall, type Target, threadIdsOf, VECTOR_WIDTH } from "./target.ts";
 
 const ATOMIC: Readonly<Record<AtomicFn, string>> = {
@@ -24,6 +25,9 @@ const builtin = (name: BuiltinName, axis: 0 | 1 | 2) => ({ text: `${name}.${"xyz
 const vecName = (dtype: DType): string => `cudeno_v${VECTOR_WIDTH}_${dtype}`;
 
 function infinity(dtype: DType, negative = false): string {
+  if (DTYPES[dtype].kind === "complex") {
+    return CUDA.complexValue(infinity(dtype === "complex64" ? "float32" : "float64", negative), "0", dtype);
+  }
   if (dtype === "float64") {
     return `__longlong_as_double(${negative ? "0xfff0000000000000LL" : "0x7ff0000000000000LL"})`;
   }
@@ -52,7 +56,9 @@ export const CUDA: Target = {
 
   cType,
   indexType: "long long",
+  complexValue: (re, im, dtype) => `make_${cType(dtype)}(${re}, ${im})`,
   castTo(expr, dtype) {
+    if (DTYPES[dtype].kind === "complex") return expr;
     if (dtype === "float16") return `__float2half((float)(${expr}))`;
     if (dtype === "bfloat16") return `__float2bfloat16((float)(${expr}))`;
     if (dtype === "bool") return `(${cType("bool")})((${expr}) != 0)`;
@@ -89,6 +95,10 @@ export const CUDA: Target = {
     // NVRTC has no math.h: give snippets the macros OpenCL C has.
     lines.push("#ifndef INFINITY\n#define INFINITY __int_as_float(0x7f800000)\n#endif");
     lines.push("#ifndef NAN\n#define NAN __int_as_float(0x7fffffff)\n#endif");
+    if (dtypes.includes("complex64") || dtypes.includes("complex128")) {
+      lines.push(complexLibrary(CUDA, "complex64"));
+    }
+    if (dtypes.includes("complex128")) lines.push(complexLibrary(CUDA, "complex128"));
     return lines.join("\n");
   },
   noContract: "",
@@ -108,7 +118,7 @@ export const CUDA: Target = {
   threadIds: threadIdsOf({ builtin }),
   builtin,
 
-  hasVector: () => true,
+  hasVector: (dtype) => DTYPES[dtype].kind !== "complex",
   vectorTypes: (dtypes) =>
     [...new Set(dtypes)].map((dtype) => {
       const align = Math.min(16, DTYPES[dtype].size * VECTOR_WIDTH);

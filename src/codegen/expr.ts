@@ -12,7 +12,8 @@
 
 import type { Dialect } from "../kernel/ctypes.ts";
 import { type DType, DTYPES } from "../kernel/dtype.ts";
-import { cType, infinity, literal, mathFn } from "./c.ts";
+import { convert, cType, infinity, literal, mathFn } from "./c.ts";
+import { COMPLEX_FUNCTIONS, complexPrefix } from "./complex.ts";
 import { type HelperName, helperSource } from "./helpers.ts";
 
 /** A binary operator of the IR. Comparisons and logical operators give int32 (0 or 1). */
@@ -70,12 +71,15 @@ export class ExprBuilder {
   readonly float: boolean;
   /** Whether `t` is a signed integer dtype. */
   readonly signed: boolean;
+  /** Whether `t` is a complex dtype. */
+  readonly complex: boolean;
 
   /** A builder for compute dtype `t`. */
   constructor(t: DType) {
     this.t = t;
     this.float = DTYPES[t].kind === "float";
     this.signed = DTYPES[t].kind === "int";
+    this.complex = DTYPES[t].kind === "complex";
   }
 
   /** Operand `index`, read as `type` (default the compute dtype). */
@@ -97,6 +101,10 @@ export class ExprBuilder {
   /** A C math function of the compute dtype (`exp`: `expf` or `exp` as the Target spells it). */
   call(fn: string, ...args: Expr[]): Expr {
     return { node: "call", fn, args, type: this.t };
+  }
+  /** A C math function whose value has dtype `type` (a complex number's `abs` is real). */
+  callAs(fn: string, type: DType, ...args: Expr[]): Expr {
+    return { node: "call", fn, args, type };
   }
   /** A helper function defined beside the kernel (see helpers.ts). */
   helper(fn: HelperName, ...args: Expr[]): Expr {
@@ -144,6 +152,25 @@ export class ExprBuilder {
   }
 }
 
+const isComplex = (t: DType) => DTYPES[t].kind === "complex";
+
+/** The complex library's function for each operator defined on complex numbers. */
+const COMPLEX_OPERATORS: Partial<Record<BinaryOperator, string>> = {
+  "+": "add",
+  "-": "sub",
+  "*": "mul",
+  "/": "div",
+  "==": "eq",
+  "!=": "ne",
+};
+
+/** A call of math function `fn` (the C library's name) on complex arguments of dtype `t`. */
+function complexCall(fn: string, t: DType, args: readonly string[]): string {
+  const name = fn === "fabs" ? "abs" : fn;
+  if (!COMPLEX_FUNCTIONS.has(name)) throw new TypeError(`${fn} is not defined for complex numbers`);
+  return `${complexPrefix(t)}${name}(${args.join(", ")})`;
+}
+
 /** The unsigned type of a 32- or 64-bit signed integer dtype, in which its arithmetic wraps. */
 function wrapType(t: DType, d: Dialect): string | undefined {
   if (t === "int32") return cType("uint32", d);
@@ -165,18 +192,31 @@ export function renderExpr(e: Expr, operands: readonly string[], d: Dialect, hel
     case "infinity":
       return infinity(e.type, d, e.negative);
     case "cast":
-      return `((${cType(e.type, d)})${r(e.x)})`;
+      return convert(r(e.x), e.x.type, e.type, d);
     case "call":
+      if (e.fn === "complex") return `${complexPrefix(e.type)}make(${e.args.map(r).join(", ")})`;
+      if (isComplex(e.args[0]!.type)) return complexCall(e.fn, e.args[0]!.type, e.args.map(r));
       return `${mathFn(e.fn, e.type, d)}(${e.args.map(r).join(", ")})`;
     case "helper":
       helpers.add(helperSource(e.fn, e.type, d));
       return `cudeno_${e.fn}_${e.type}(${e.args.map(r).join(", ")})`;
     case "binary": {
+      if (isComplex(e.a.type) || isComplex(e.b.type)) {
+        const name = COMPLEX_OPERATORS[e.op];
+        if (name === undefined) throw new TypeError(`${e.op} is not defined for complex numbers`);
+        return `${complexPrefix(isComplex(e.a.type) ? e.a.type : e.b.type)}${name}(${r(e.a)}, ${r(e.b)})`;
+      }
       const u = e.op === "+" || e.op === "-" || e.op === "*" ? wrapType(e.type, d) : undefined;
       if (u === undefined) return `(${r(e.a)} ${e.op} ${r(e.b)})`;
       return `((${cType(e.type, d)})((${u})${r(e.a)} ${e.op} (${u})${r(e.b)}))`;
     }
     case "unary": {
+      if (isComplex(e.x.type)) {
+        if (e.op === "~") throw new TypeError("~ is not defined for complex numbers");
+        return e.op === "-"
+          ? `${complexPrefix(e.x.type)}neg(${r(e.x)})`
+          : `(!${complexPrefix(e.x.type)}nz(${r(e.x)}))`;
+      }
       const u = e.op === "-" ? wrapType(e.type, d) : undefined;
       if (u !== undefined) return `((${cType(e.type, d)})(0 - (${u})${r(e.x)}))`;
       return e.op === "~" ? `(${cType(e.type, d)})(~${r(e.x)})` : `(${e.op}${r(e.x)})`;

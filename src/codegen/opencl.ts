@@ -6,6 +6,7 @@
 
 import { type DType, DTYPES } from "../kernel/dtype.ts";
 import type { AtomicFn, BuiltinName } from "../jit/ir.ts";
+import { complexLibrary } from "./complex.ts";
 import { literalIn, mathCall, type Target, threadIdsOf, VECTOR_WIDTH } from "./target.ts";
 
 const ATOMIC: Readonly<Record<AtomicFn, string>> = {
@@ -55,13 +56,20 @@ export const OPENCL: Target = {
 
   cType,
   indexType: "long",
+  complexValue: (re, im, dtype) => `((${cType(dtype)})(${re}, ${im}))`,
   castTo(expr, dtype) {
+    if (DTYPES[dtype].kind === "complex") return expr;
     if (dtype === "bool") return `(${cType("bool")})((${expr}) != 0)`;
     return `(${cType(dtype)})(${expr})`;
   },
   load: (expr, dtype) => (dtype === "bool" ? `(int)(${expr})` : expr),
   mathFn: (name) => name,
-  infinity: (_dtype, negative = false) => (negative ? "(-INFINITY)" : "INFINITY"),
+  infinity: (dtype, negative = false) =>
+    DTYPES[dtype].kind === "complex"
+      ? OPENCL.complexValue(negative ? "(-INFINITY)" : "INFINITY", "0", dtype)
+      : negative
+      ? "(-INFINITY)"
+      : "INFINITY",
   literal: (value, dtype) => literalIn(OPENCL, "NAN", value, dtype),
   unsignedHex: (value, bits) => `0x${value.toString(16)}${bits === 64 ? "UL" : "u"}`,
   sinCosPi: (dtype, x) => `const ${cType(dtype)} sn = sinpi(${x}), cs = cospi(${x});`,
@@ -70,8 +78,14 @@ export const OPENCL: Target = {
 
   preamble(dtypes) {
     const lines: string[] = [];
-    if (dtypes.includes("float64")) lines.push("#pragma OPENCL EXTENSION cl_khr_fp64 : enable");
+    if (dtypes.includes("float64") || dtypes.includes("complex128")) {
+      lines.push("#pragma OPENCL EXTENSION cl_khr_fp64 : enable");
+    }
     if (dtypes.includes("float16")) lines.push("#pragma OPENCL EXTENSION cl_khr_fp16 : enable");
+    if (dtypes.includes("complex64") || dtypes.includes("complex128")) {
+      lines.push(complexLibrary(OPENCL, "complex64"));
+    }
+    if (dtypes.includes("complex128")) lines.push(complexLibrary(OPENCL, "complex128"));
     return lines.join("\n");
   },
   noContract: NO_CONTRACT,
@@ -90,7 +104,7 @@ export const OPENCL: Target = {
   threadIds: threadIdsOf({ builtin }),
   builtin,
 
-  hasVector: (dtype) => dtype !== "float16" && dtype !== "bfloat16",
+  hasVector: (dtype) => dtype !== "float16" && dtype !== "bfloat16" && DTYPES[dtype].kind !== "complex",
   vectorTypes: () => "",
   vectorLoad: (dtype, name, at) =>
     `const ${cType(dtype)}${VECTOR_WIDTH} ${name} = vload${VECTOR_WIDTH}(0, ${at});`,

@@ -102,7 +102,9 @@ export interface Target {
   cType(dtype: DType): string;
   /** The 64-bit signed integer type, used for element indices. */
   readonly indexType: string;
-  /** Converts `expr` (of a compute type) to a value stored as `dtype`. */
+  /** A complex value of `dtype` (complex64, complex128) from its real and imaginary parts. */
+  complexValue(re: string, im: string, dtype: DType): string;
+  /** Converts `expr` (of a compute type; a complex `dtype`'s must be of that dtype already) to a value stored as `dtype`. */
   castTo(expr: string, dtype: DType): string;
   /** Reads a stored value of `dtype` as its compute type. */
   load(expr: string, dtype: DType): string;
@@ -230,6 +232,10 @@ export function mathCall(
  * ```
  */
 export function literalIn(t: Target, nan: string, value: number, dtype: DType): string {
+  if (dtype === "complex64" || dtype === "complex128") {
+    const real = dtype === "complex64" ? "float32" : "float64";
+    return t.complexValue(literalIn(t, nan, value, real), literalIn(t, nan, 0, real), dtype);
+  }
   if (DTYPES[dtype].kind === "float") {
     if (Number.isNaN(value)) return nan;
     if (!Number.isFinite(value)) return t.infinity(dtype, value < 0);

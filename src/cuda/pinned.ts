@@ -38,7 +38,7 @@ export class PagelockedArray<D extends DType = "float32"> {
     this.dtype = dtype;
     const info = DTYPES[dtype];
     const buffer = Deno.UnsafePointerView.getArrayBuffer(ptr, Math.max(1, length * info.size));
-    this.#array = new info.array(buffer, 0, length) as HostArrayOf[D];
+    this.#array = new info.array(buffer, 0, length * info.parts) as HostArrayOf[D];
     this.#held = new Owned(ptr, ctx);
     // Tied to the memory itself, not to this wrapper: a stream holding the array for an async copy
     // keeps the pinned memory alive even after the wrapper is dropped.

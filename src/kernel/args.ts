@@ -37,6 +37,8 @@ const SCALAR_SIZES: Record<DType, number> = {
   int64: 8,
   uint64: 8,
   bool: 1,
+  complex64: 8,
+  complex128: 16,
 };
 
 function describe(param: KernelParam, kernel: string): string {
@@ -124,7 +126,28 @@ const WRITERS: Record<DType, SlotWriter> = {
     }
     view.setUint8(offset, value ? 1 : 0);
   },
+  complex64: complexWriter(4),
+  complex128: complexWriter(8),
 };
+
+/** A complex number: a number (real) or a pair `[re, im]`, as two floats of `bytes` each. */
+function complexWriter(bytes: 4 | 8): SlotWriter {
+  return (view, offset, value, param, kernel) => {
+    const [re, im] = typeof value === "number" ? [value, 0] : Array.isArray(value) ? value : [];
+    if (typeof re !== "number" || typeof im !== "number") {
+      throw new TypeError(
+        `Cannot pass ${shown(value)} to ${describe(param, kernel)}: it needs a number or a pair [re, im]`,
+      );
+    }
+    if (bytes === 4) {
+      view.setFloat32(offset, re, true);
+      view.setFloat32(offset + 4, im, true);
+    } else {
+      view.setFloat64(offset, re, true);
+      view.setFloat64(offset + 8, im, true);
+    }
+  };
+}
 
 /**
  * Writes a vector (CUDA's `float3`, OpenCL's `int4`) from an array or typed array of exactly its

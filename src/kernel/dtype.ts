@@ -18,7 +18,9 @@ export type DType =
   | "uint32"
   | "int64"
   | "uint64"
-  | "bool";
+  | "bool"
+  | "complex64"
+  | "complex128";
 
 /** Any typed array a DType is stored in on the host. */
 export type TypedArray =
@@ -62,6 +64,10 @@ export interface HostArrayOf {
   uint64: BigUint64Array;
   /** A bool array is held in a Uint8Array. */
   bool: Uint8Array;
+  /** A complex64 array is held in a Float32Array, real and imaginary parts interleaved. */
+  complex64: Float32Array;
+  /** A complex128 array is held in a Float64Array, real and imaginary parts interleaved. */
+  complex128: Float64Array;
 }
 
 /** What is known about one DType. */
@@ -71,7 +77,9 @@ export interface DTypeInfo {
   /** Bytes per element. */
   readonly size: number;
   /** Whether elements are floating point, signed or unsigned integers, or booleans. */
-  readonly kind: "float" | "int" | "uint" | "bool";
+  readonly kind: "float" | "int" | "uint" | "bool" | "complex";
+  /** Host typed-array elements per element: 2 for the complex dtypes (real and imaginary parts), else 1. */
+  readonly parts: 1 | 2;
   /** The host typed array constructor. */
   readonly array: {
     new (length: number): TypedArray;
@@ -94,7 +102,7 @@ function info(
   opencl: string,
   npy: string,
 ): DTypeInfo {
-  return Object.freeze({ name, size, kind, array, cuda, opencl, npy });
+  return Object.freeze({ name, size, kind, parts: kind === "complex" ? 2 : 1, array, cuda, opencl, npy });
 }
 
 /**
@@ -120,6 +128,8 @@ export const DTYPES: Readonly<Record<DType, DTypeInfo>> = Object.freeze({
   int64: info("int64", 8, "int", BigInt64Array, "long long", "long", "<i8"),
   uint64: info("uint64", 8, "uint", BigUint64Array, "unsigned long long", "ulong", "<u8"),
   bool: info("bool", 1, "bool", Uint8Array, "bool", "uchar", "|b1"),
+  complex64: info("complex64", 8, "complex", Float32Array, "float2", "float2", "<c8"),
+  complex128: info("complex128", 16, "complex", Float64Array, "double2", "double2", "<c16"),
 });
 
 /**

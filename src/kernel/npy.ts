@@ -139,7 +139,7 @@ export function readNpy(bytes: Uint8Array, name = ".npy data"): NpyArray {
         "a .npy file holds one array, so save each array to its own file",
     );
   }
-  const data = new info.array(count);
+  const data = new info.array(count * info.parts);
   new Uint8Array(data.buffer).set(bytes.subarray(dataStart));
   return {
     dtype: header.dtype,
@@ -154,12 +154,13 @@ function fromFortranOrder(data: TypedArray, shape: readonly number[]): TypedArra
   const from = data as unknown as number[];
   const out = new (data.constructor as new (n: number) => TypedArray)(data.length);
   const to = out as unknown as number[];
+  const parts = data.length / Math.max(1, shape.reduce((a, b) => a * b, 1));
   // Walk the C order, keeping the element's Fortran offset (strides 1, d0, d0 d1, ...) as we go.
   const strides = shape.map((_, k) => shape.slice(0, k).reduce((a, b) => a * b, 1));
   const index = shape.map(() => 0);
   let f = 0;
-  for (let c = 0; c < data.length; c++) {
-    to[c] = from[f]!;
+  for (let c = 0; c < data.length / parts; c++) {
+    for (let j = 0; j < parts; j++) to[c * parts + j] = from[f * parts + j]!;
     for (let k = shape.length - 1; k >= 0; k--) {
       f += strides[k]!;
       if (++index[k]! < shape[k]!) break;

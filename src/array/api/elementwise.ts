@@ -72,7 +72,9 @@ export type UnaryOp =
   | "square"
   | "reciprocal"
   | "logicalNot"
-  | "invert";
+  | "invert"
+  | "conj"
+  | "angle";
 
 /**
  * The names of the binary elementwise operations (the op table's entries).
@@ -101,6 +103,7 @@ export type BinaryOp =
   | "xlogy"
   | "gammainc"
   | "gammaincc"
+  | "complex"
   | "heaviside"
   | "floorDivide"
   | "mod"
@@ -159,8 +162,8 @@ export function negative<D extends DType>(
  * const r = ga.abs(ga.asarray([-2, 1]));
  * ```
  */
-export function abs<D extends DType>(a: GPUArray<D>, options?: OpOptions): GPUArray<RuleResult<"same", D>> {
-  return callOp(UNARY.abs, [a], options, "abs") as GPUArray<RuleResult<"same", D>>;
+export function abs<D extends DType>(a: GPUArray<D>, options?: OpOptions): GPUArray<RuleResult<"abs", D>> {
+  return callOp(UNARY.abs, [a], options, "abs") as GPUArray<RuleResult<"abs", D>>;
 }
 
 /**
@@ -175,8 +178,8 @@ export function abs<D extends DType>(a: GPUArray<D>, options?: OpOptions): GPUAr
 export function absolute<D extends DType>(
   a: GPUArray<D>,
   options?: OpOptions,
-): GPUArray<RuleResult<"same", D>> {
-  return callOp(UNARY.abs, [a], options, "absolute") as GPUArray<RuleResult<"same", D>>;
+): GPUArray<RuleResult<"abs", D>> {
+  return callOp(UNARY.abs, [a], options, "absolute") as GPUArray<RuleResult<"abs", D>>;
 }
 
 /**
@@ -1024,6 +1027,48 @@ export function bitwiseInvert<D extends DType>(
 }
 
 /**
+ * The complex conjugate, elementwise (real arrays are their own).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const r = ga.conj(ga.complex(ga.ones(2), ga.arange(2)));
+ * ```
+ */
+export function conj<D extends DType>(a: GPUArray<D>, options?: OpOptions): GPUArray<RuleResult<"same", D>> {
+  return callOp(UNARY.conj, [a], options, "conj") as GPUArray<RuleResult<"same", D>>;
+}
+
+/**
+ * NumPy's name for {@link conj}: The complex conjugate, elementwise (real arrays are their own).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const r = ga.conjugate(ga.complex(ga.ones(2), ga.arange(2)));
+ * ```
+ */
+export function conjugate<D extends DType>(
+  a: GPUArray<D>,
+  options?: OpOptions,
+): GPUArray<RuleResult<"same", D>> {
+  return callOp(UNARY.conj, [a], options, "conjugate") as GPUArray<RuleResult<"same", D>>;
+}
+
+/**
+ * The argument (phase) of each complex number, in radians in (-π, π]; π for negative reals, 0 for others.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const r = ga.angle(ga.complex(ga.zeros(2), ga.ones(2))) // [π/2, π/2];
+ * ```
+ */
+export function angle<D extends DType>(a: GPUArray<D>, options?: OpOptions): GPUArray<RuleResult<"real", D>> {
+  return callOp(UNARY.angle, [a], options, "angle") as GPUArray<RuleResult<"real", D>>;
+}
+
+/**
  * `a + b`, elementwise, broadcasting; either may be a scalar.
  *
  * @example
@@ -1437,6 +1482,25 @@ export function gammaincc<A extends Operand, B extends Operand>(
 ): GPUArray<RuleResult<"float", BinaryResult<A, B>>> {
   return callOp(BINARY.gammaincc, [a, b], options, "gammaincc") as GPUArray<
     RuleResult<"float", BinaryResult<A, B>>
+  >;
+}
+
+/**
+ * The complex numbers `re + im·i` from real and imaginary parts that broadcast (float32 and smaller give complex64, float64 and 32/64-bit integers complex128), as PyTorch's `complex` and TensorFlow's.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const r = ga.complex(ga.ones(3), ga.arange(3)) // [1+0j, 1+1j, 1+2j];
+ * ```
+ */
+export function complex<A extends Operand, B extends Operand>(
+  a: A,
+  b: B,
+  options?: OpOptions,
+): GPUArray<RuleResult<"complex", BinaryResult<A, B>>> {
+  return callOp(BINARY.complex, [a, b], options, "complex") as GPUArray<
+    RuleResult<"complex", BinaryResult<A, B>>
   >;
 }
 

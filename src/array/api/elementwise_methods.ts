@@ -27,9 +27,9 @@ export interface ElementwiseMethods<D extends DType> {
   /** {@link negative}: NumPy's name for {@link neg}. */
   negative(options?: OpOptions): GPUArray<RuleResult<"same", D>>;
   /** {@link abs}: `|a|`, elementwise. */
-  abs(options?: OpOptions): GPUArray<RuleResult<"same", D>>;
+  abs(options?: OpOptions): GPUArray<RuleResult<"abs", D>>;
   /** {@link absolute}: NumPy's name for {@link abs}. */
-  absolute(options?: OpOptions): GPUArray<RuleResult<"same", D>>;
+  absolute(options?: OpOptions): GPUArray<RuleResult<"abs", D>>;
   /** {@link exp}: `e ** a`, elementwise. */
   exp(options?: OpOptions): GPUArray<RuleResult<"float", D>>;
   /** {@link exp2}: `2 ** a`, elementwise. */
@@ -146,6 +146,12 @@ export interface ElementwiseMethods<D extends DType> {
   bitwiseNot(options?: OpOptions): GPUArray<RuleResult<"same", D>>;
   /** {@link bitwiseInvert}: NumPy's name for {@link invert}. */
   bitwiseInvert(options?: OpOptions): GPUArray<RuleResult<"same", D>>;
+  /** {@link conj}: The complex conjugate, elementwise (real arrays are their own). */
+  conj(options?: OpOptions): GPUArray<RuleResult<"same", D>>;
+  /** {@link conjugate}: NumPy's name for {@link conj}. */
+  conjugate(options?: OpOptions): GPUArray<RuleResult<"same", D>>;
+  /** {@link angle}: The argument (phase) of each complex number, in radians in (-π, π]; π for negative reals, 0 for others. */
+  angle(options?: OpOptions): GPUArray<RuleResult<"real", D>>;
   /** {@link add}: `a + b`, elementwise, broadcasting; either may be a scalar. */
   add<O extends Operand>(other: O, options?: OpOptions): GPUArray<RuleResult<"same", OperandResult<D, O>>>;
   /** {@link sub}: `a - b`, elementwise. */

@@ -48,6 +48,7 @@ export function resultType(a: DType, b: DType): DType {
   if (a === "bool") return b;
   if (b === "bool") return a;
   const ka = DTYPES[a].kind, kb = DTYPES[b].kind;
+  if (ka === "complex" || kb === "complex") return complexOf(resultType(realOf(a), realOf(b)));
   if (ka === "float" && kb === "float") return largerFloat(a, b);
   if (ka === "float") return largerFloat(a, floatHolding(b));
   if (kb === "float") return largerFloat(b, floatHolding(a));
@@ -57,10 +58,39 @@ export function resultType(a: DType, b: DType): DType {
   return signedHolding(u) as DType;
 }
 
+/**
+ * The real dtype of a complex one's parts (complex64: float32); other dtypes are their own.
+ *
+ * @example
+ * ```ts
+ * import { realOf } from "@cudeno/cudeno/array";
+ * console.log(realOf("complex128"), realOf("int8")); // "float64" "int8"
+ * ```
+ */
+export function realOf(dtype: DType): DType {
+  return dtype === "complex64" ? "float32" : dtype === "complex128" ? "float64" : dtype;
+}
+
+/**
+ * The complex dtype that holds values of `dtype` (float64 and the 32/64-bit integers: complex128;
+ * the other reals: complex64).
+ *
+ * @example
+ * ```ts
+ * import { complexOf } from "@cudeno/cudeno/array";
+ * console.log(complexOf("float32"), complexOf("int32")); // "complex64" "complex128"
+ * ```
+ */
+export function complexOf(dtype: DType): ComplexDType {
+  if (dtype === "complex64" || dtype === "complex128") return dtype;
+  const real = DTYPES[dtype].kind === "float" ? dtype : resultType(dtype, "float32");
+  return real === "float64" ? "complex128" : "complex64";
+}
+
 /** The dtype of an operation between an array of `dtype` and a JS number (a weak scalar). */
 export function resultTypeWithScalar(dtype: DType, scalar: number | bigint): DType {
   if (typeof scalar === "bigint") return dtype === "bool" ? "int64" : dtype;
-  if (DTYPES[dtype].kind === "float") return dtype;
+  if (DTYPES[dtype].kind === "float" || DTYPES[dtype].kind === "complex") return dtype;
   if (Number.isInteger(scalar)) return dtype === "bool" ? "int64" : dtype;
   return "float64";
 }
@@ -75,6 +105,17 @@ export function resultTypeWithScalar(dtype: DType, scalar: number | bigint): DTy
  * ```
  */
 export type FloatDType = "float16" | "bfloat16" | "float32" | "float64";
+
+/**
+ * The complex dtypes: pairs of float32 or float64 (real, imaginary), as NumPy's and C's.
+ *
+ * @example
+ * ```ts
+ * import type { ComplexDType } from "@cudeno/cudeno/array";
+ * const d: ComplexDType = "complex64";
+ * ```
+ */
+export type ComplexDType = "complex64" | "complex128";
 
 /**
  * {@link resultType} as a table at the type level (a test checks that the two agree).
@@ -101,6 +142,8 @@ export interface PromotionTable {
     int64: "float64";
     uint64: "float64";
     bool: "float32";
+    complex64: "complex64";
+    complex128: "complex128";
   };
   /** What float64 gives with each dtype. */
   float64: {
@@ -117,6 +160,8 @@ export interface PromotionTable {
     int64: "float64";
     uint64: "float64";
     bool: "float64";
+    complex64: "complex128";
+    complex128: "complex128";
   };
   /** What float16 gives with each dtype. */
   float16: {
@@ -133,6 +178,8 @@ export interface PromotionTable {
     int64: "float64";
     uint64: "float64";
     bool: "float16";
+    complex64: "complex64";
+    complex128: "complex128";
   };
   /** What bfloat16 gives with each dtype. */
   bfloat16: {
@@ -149,6 +196,8 @@ export interface PromotionTable {
     int64: "float64";
     uint64: "float64";
     bool: "bfloat16";
+    complex64: "complex64";
+    complex128: "complex128";
   };
   /** What int8 gives with each dtype. */
   int8: {
@@ -165,6 +214,8 @@ export interface PromotionTable {
     int64: "int64";
     uint64: "float64";
     bool: "int8";
+    complex64: "complex64";
+    complex128: "complex128";
   };
   /** What uint8 gives with each dtype. */
   uint8: {
@@ -181,6 +232,8 @@ export interface PromotionTable {
     int64: "int64";
     uint64: "uint64";
     bool: "uint8";
+    complex64: "complex64";
+    complex128: "complex128";
   };
   /** What int16 gives with each dtype. */
   int16: {
@@ -197,6 +250,8 @@ export interface PromotionTable {
     int64: "int64";
     uint64: "float64";
     bool: "int16";
+    complex64: "complex64";
+    complex128: "complex128";
   };
   /** What uint16 gives with each dtype. */
   uint16: {
@@ -213,6 +268,8 @@ export interface PromotionTable {
     int64: "int64";
     uint64: "uint64";
     bool: "uint16";
+    complex64: "complex64";
+    complex128: "complex128";
   };
   /** What int32 gives with each dtype. */
   int32: {
@@ -229,6 +286,8 @@ export interface PromotionTable {
     int64: "int64";
     uint64: "float64";
     bool: "int32";
+    complex64: "complex128";
+    complex128: "complex128";
   };
   /** What uint32 gives with each dtype. */
   uint32: {
@@ -245,6 +304,8 @@ export interface PromotionTable {
     int64: "int64";
     uint64: "uint64";
     bool: "uint32";
+    complex64: "complex128";
+    complex128: "complex128";
   };
   /** What int64 gives with each dtype. */
   int64: {
@@ -261,6 +322,8 @@ export interface PromotionTable {
     int64: "int64";
     uint64: "float64";
     bool: "int64";
+    complex64: "complex128";
+    complex128: "complex128";
   };
   /** What uint64 gives with each dtype. */
   uint64: {
@@ -277,6 +340,8 @@ export interface PromotionTable {
     int64: "float64";
     uint64: "uint64";
     bool: "uint64";
+    complex64: "complex128";
+    complex128: "complex128";
   };
   /** What bool gives with each dtype. */
   bool: {
@@ -293,6 +358,44 @@ export interface PromotionTable {
     int64: "int64";
     uint64: "uint64";
     bool: "bool";
+    complex64: "complex64";
+    complex128: "complex128";
+  };
+  /** What complex64 gives with each dtype. */
+  complex64: {
+    float32: "complex64";
+    float64: "complex128";
+    float16: "complex64";
+    bfloat16: "complex64";
+    int8: "complex64";
+    uint8: "complex64";
+    int16: "complex64";
+    uint16: "complex64";
+    int32: "complex128";
+    uint32: "complex128";
+    int64: "complex128";
+    uint64: "complex128";
+    bool: "complex64";
+    complex64: "complex64";
+    complex128: "complex128";
+  };
+  /** What complex128 gives with each dtype. */
+  complex128: {
+    float32: "complex128";
+    float64: "complex128";
+    float16: "complex128";
+    bfloat16: "complex128";
+    int8: "complex128";
+    uint8: "complex128";
+    int16: "complex128";
+    uint16: "complex128";
+    int32: "complex128";
+    uint32: "complex128";
+    int64: "complex128";
+    uint64: "complex128";
+    bool: "complex128";
+    complex64: "complex128";
+    complex128: "complex128";
   };
 }
 
@@ -325,7 +428,7 @@ export type ResultType<A extends DType, B extends DType> = A extends DType
 export type OperandResult<D extends DType, O> = O extends { readonly dtype: infer E extends DType }
   ? ResultType<D, E>
   : O extends bigint ? (D extends "bool" ? "int64" : D)
-  : D extends FloatDType ? D
+  : D extends FloatDType | ComplexDType ? D
   : D extends "bool" ? "int64" | "float64"
   : D | "float64";
 
@@ -339,7 +442,7 @@ export type OperandResult<D extends DType, O> = O extends { readonly dtype: infe
  * const d: FloatResult<"int32"> = "float64";
  * ```
  */
-export type FloatResult<D extends DType> = D extends FloatDType ? D
+export type FloatResult<D extends DType> = D extends FloatDType | ComplexDType ? D
   : D extends "int32" | "uint32" | "int64" | "uint64" ? "float64"
   : "float32";
 
@@ -352,7 +455,7 @@ export type FloatResult<D extends DType> = D extends FloatDType ? D
  * const d: DivisionResult<"int8"> = "float64";
  * ```
  */
-export type DivisionResult<D extends DType> = D extends FloatDType ? D : "float64";
+export type DivisionResult<D extends DType> = D extends FloatDType | ComplexDType ? D : "float64";
 
 /**
  * `D`, or int8 where `D` is bool: NumPy's `pow`, `square`, `floorDivide` and shifts compute bools as
@@ -367,6 +470,32 @@ export type DivisionResult<D extends DType> = D extends FloatDType ? D : "float6
 export type BoolAsInt8<D extends DType> = D extends "bool" ? "int8" : D;
 
 /**
+ * {@link realOf} at the type level: a complex dtype's parts' float dtype; others are their own.
+ *
+ * @example
+ * ```ts
+ * import type { RealOf } from "@cudeno/cudeno/array";
+ * const d: RealOf<"complex64"> = "float32";
+ * ```
+ */
+export type RealOf<D extends DType> = D extends "complex64" ? "float32"
+  : D extends "complex128" ? "float64"
+  : D;
+
+/**
+ * {@link complexOf} at the type level: the complex dtype that holds values of `D`.
+ *
+ * @example
+ * ```ts
+ * import type { ComplexOf } from "@cudeno/cudeno/array";
+ * const d: ComplexOf<"int32"> = "complex128";
+ * ```
+ */
+export type ComplexOf<D extends DType> = D extends ComplexDType ? D
+  : D extends "float64" | "int32" | "uint32" | "int64" | "uint64" ? "complex128"
+  : "complex64";
+
+/**
  * The dtype an elementwise function gives by its dtype rule's name, for operands promoting to `D`: the
  * op table's rules (`src/array/ops/elementwise.ts`) at the type level.
  *
@@ -377,6 +506,9 @@ export type BoolAsInt8<D extends DType> = D extends "bool" ? "int8" : D;
  * ```
  */
 export type RuleResult<R extends string, D extends DType> = R extends "bool" ? "bool"
+  : R extends "abs" ? RealOf<D>
+  : R extends "real" ? RealOf<FloatResult<D>>
+  : R extends "complex" ? ComplexOf<D>
   : R extends "float" ? FloatResult<D>
   : R extends "division" ? DivisionResult<D>
   : R extends "int8ForBool" ? BoolAsInt8<D>

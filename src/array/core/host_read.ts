@@ -25,19 +25,22 @@ function hostTarget<D extends DType>(
   call: string,
 ): HostArrayOf[D] {
   const expected = DTYPES[a.dtype].array;
-  if (out === undefined) return new expected(a.size) as HostArrayOf[D];
+  const length = a.size * DTYPES[a.dtype].parts;
+  if (out === undefined) return new expected(length) as HostArrayOf[D];
   if (typeof out === "number" || typeof out === "bigint") wholeOnly(a, call, out);
   if (!(out instanceof expected)) {
     const given = (out as { constructor?: { name?: string } } | null)?.constructor?.name ?? String(out);
     throw new TypeError(
-      `Cannot ${call}() a ${a.dtype} array into a ${given}: pass a ${expected.name} of ${a.size} elements`,
+      `Cannot ${call}() a ${a.dtype} array into a ${given}: pass a ${expected.name} of ${length} elements`,
     );
   }
-  if (out.length !== a.size) {
+  if (out.length !== length) {
     throw new RangeError(
       `Cannot ${call}() an array of shape ${
         showShape(a.shape)
-      } (${a.size} elements) into a ${expected.name} of ${out.length}: pass one of ${a.size} elements`,
+      } (${a.size} elements) into a ${expected.name} of ${out.length}: pass one of ${length}${
+        length === a.size ? "" : " (real and imaginary parts interleaved)"
+      }`,
     );
   }
   return out;

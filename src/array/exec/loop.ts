@@ -9,9 +9,10 @@
  * @module
  */
 
-import type { DType } from "../../kernel/dtype.ts";
+import { type DType, DTYPES } from "../../kernel/dtype.ts";
 import type { Dialect } from "../../kernel/ctypes.ts";
-import { castTo, load } from "../../codegen/c.ts";
+import { castTo, computeType, convert, load } from "../../codegen/c.ts";
+import { complexPrefix } from "../../codegen/complex.ts";
 import { targetOf } from "../../codegen/targets.ts";
 import { GPUArray, sharesMemory } from "../core/gpuarray.ts";
 import { broadcastStrides, coalesce, showShape, sizeOf } from "../core/layout.ts";
@@ -281,5 +282,11 @@ function castLoop(src: GPUArray, dst: GPUArray): Loop {
 }
 
 function castStatement(from: DType, to: DType, dialect: Dialect): LoopPlan["statement"] {
-  return ([x, y]) => `${y} = ${castTo(load(x!, from, dialect), to, dialect)};`;
+  const value = (x: string) => {
+    const read = load(x, from, dialect);
+    // A complex number is true where either part is non-zero.
+    if (to === "bool" && DTYPES[from].kind === "complex") return `${complexPrefix(from)}nz(${read})`;
+    return convert(read, computeType(from), computeType(to), dialect);
+  };
+  return ([x, y]) => `${y} = ${castTo(value(x!), to, dialect)};`;
 }

@@ -11,7 +11,8 @@
 
 import type { Dialect } from "../../kernel/ctypes.ts";
 import type { DType } from "../../kernel/dtype.ts";
-import { castTo, cType, load, preamble } from "../../codegen/c.ts";
+import { castTo, computeType, convert, cType, load, preamble } from "../../codegen/c.ts";
+import { realOf } from "../core/dtypes.ts";
 import type { MapNode, MapOperand, Node, ScalarRef } from "./trace.ts";
 
 /** A scalar parameter of a region: where its value comes from and the dtype it is passed as. */
@@ -55,10 +56,12 @@ export class Region {
       for (const op of n.operands) {
         if ("node" in op) visit(op.node);
         else {
-          const id = `${"arg" in op.scalar ? `a${op.scalar.arg}` : scalarText(op.scalar.value)}:${op.dtype}`;
+          // A JS number is real: a complex operand's is passed as its real dtype and made complex inside.
+          const dtype = realOf(op.dtype);
+          const id = `${"arg" in op.scalar ? `a${op.scalar.arg}` : scalarText(op.scalar.value)}:${dtype}`;
           let slot = seen.get(id);
           if (slot === undefined) {
-            slot = scalars.push({ ref: op.scalar, dtype: op.dtype }) - 1;
+            slot = scalars.push({ ref: op.scalar, dtype }) - 1;
             seen.set(id, slot);
           }
           this.#slots.set(op, slot);
@@ -81,13 +84,24 @@ export class Region {
     const lines: string[] = [];
     for (const n of this.#inner) {
       let expr: string;
-      if (n.kind === "cast") expr = castTo(load(value.get(n.from)!, n.from.dtype, d), n.dtype, d);
-      else {
+      if (n.kind === "cast") {
+        const from = computeType(n.from.dtype);
+        expr = castTo(
+          convert(load(value.get(n.from)!, n.from.dtype, d), from, computeType(n.dtype), d),
+          n.dtype,
+          d,
+        );
+      } else {
         const { types } = n;
         const x = n.operands.map((op, k) =>
           "node" in op
-            ? `((${cType(types.inputs[k]!, d)})${load(value.get(op.node)!, op.node.dtype, d)})`
-            : scalar[this.#slots.get(op)!]!
+            ? convert(
+              load(value.get(op.node)!, op.node.dtype, d),
+              computeType(op.node.dtype),
+              types.inputs[k]!,
+              d,
+            )
+            : convert(scalar[this.#slots.get(op)!]!, realOf(types.inputs[k]!), types.inputs[k]!, d)
         );
         expr = castTo(n.def.source(x, types.compute, d, types.out), types.out, d);
       }

@@ -12,6 +12,7 @@ import {
   binaryVjp,
   bitwise,
   comparisonRule,
+  complexRule,
   defineOps,
   divisionRule,
   type ElementwiseOp,
@@ -72,6 +73,7 @@ export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
   add: {
     vjp: binaryVjp((g) => [g, g]),
     rule: arithmetic("bool"),
+    complex: true,
     expr: op("+"),
     doc: "`a + b`, elementwise, broadcasting; either may be a scalar.",
     example: "ga.add(ga.ones([2, 3]), ga.arange(3))",
@@ -80,6 +82,7 @@ export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
     vjp: binaryVjp((g) => [g, g.neg()]),
     aliases: ["subtract"],
     rule: arithmetic("error"),
+    complex: true,
     expr: op("-"),
     doc: "`a - b`, elementwise.",
     example: "ga.sub(10, ga.arange(4))",
@@ -88,6 +91,7 @@ export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
     vjp: binaryVjp((g, a, b) => [g.mul(b), g.mul(a)]),
     aliases: ["multiply"],
     rule: arithmetic("bool"),
+    complex: true,
     expr: op("*"),
     doc: "`a * b`, elementwise.",
     example: "ga.mul(ga.arange(4), 2)",
@@ -96,6 +100,7 @@ export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
     vjp: binaryVjp((g, _, b, y) => [g.div(b), g.mul(y).div(b).neg()]),
     aliases: ["divide", "trueDivide"],
     rule: divisionRule,
+    complex: true,
     expr: op("/"),
     doc: "`a / b`, true division (integers give float64).",
     example: "ga.div(ga.arange(4), 2)",
@@ -107,10 +112,11 @@ export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
     ]),
     aliases: ["power"],
     rule: arithmetic("int8"),
+    complex: (e, [a, b]) => e.call("pow", a!, b!),
     expr: (e, [a, b]) => e.float ? e.call("pow", a!, b!) : e.helper("ipow", a!, b!),
     check: (operands, out) => {
       // NumPy's rule: integers to negative integer powers are an error (the result would be a fraction).
-      if (DTYPES[out].kind === "float" || out === "bool") return undefined;
+      if (DTYPES[out].kind !== "int" && DTYPES[out].kind !== "uint") return undefined;
       const b = operands[1];
       if (typeof b === "number" || typeof b === "bigint") return b < 0 ? NEGATIVE_POWER : undefined;
       const e = b as GPUArray;
@@ -232,6 +238,14 @@ export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
     doc: "The regularised upper incomplete gamma function Q(a, x) = 1 - P(a, x) (SciPy's `gammaincc`).",
     example: "ga.gammaincc(2, ga.asarray([0, 1, 10]))",
   },
+  complex: {
+    rule: complexRule,
+    expr: (e, [re, im]) => e.callAs("complex", e.t, re!, im!),
+    method: false,
+    doc:
+      "The complex numbers `re + im·i` from real and imaginary parts that broadcast (float32 and smaller give complex64, float64 and 32/64-bit integers complex128), as PyTorch's `complex` and TensorFlow's.",
+    example: "ga.complex(ga.ones(3), ga.arange(3)) // [1+0j, 1+1j, 1+2j]",
+  },
   heaviside: {
     vjp: "zero",
     rule: floatRule,
@@ -267,8 +281,8 @@ export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
       "The remainder of truncated division, with the dividend's sign (C's `fmod`; integer `x % 0` gives 0).",
     example: 'ga.fmod(ga.asarray([-7, 7], "int32"), 3) // [-1, 1]',
   },
-  eq: { aliases: ["equal"], ...compare("==", "=="), example: "ga.eq(ga.arange(3), 1)" },
-  ne: { aliases: ["notEqual"], ...compare("!=", "!="), example: "ga.ne(ga.arange(3), 1)" },
+  eq: { aliases: ["equal"], ...compare("==", "=="), complex: true, example: "ga.eq(ga.arange(3), 1)" },
+  ne: { aliases: ["notEqual"], ...compare("!=", "!="), complex: true, example: "ga.ne(ga.arange(3), 1)" },
   lt: { aliases: ["less"], ...compare("<", "<"), example: "ga.lt(ga.arange(3), 1)" },
   le: { aliases: ["lessEqual"], ...compare("<=", "<="), example: "ga.le(ga.arange(3), 1)" },
   gt: { aliases: ["greater"], ...compare(">", ">"), example: "ga.gt(ga.arange(3), 1)" },

@@ -13,7 +13,7 @@ import type { Dialect } from "../../kernel/ctypes.ts";
 import { type DType, DTYPES } from "../../kernel/dtype.ts";
 import { computeType } from "../../codegen/c.ts";
 import { type Expr, ExprBuilder, renderExpr } from "../../codegen/expr.ts";
-import { resultType } from "../core/dtypes.ts";
+import { complexOf, realOf, resultType } from "../core/dtypes.ts";
 import type { GradOps, Vjp } from "../grad/tape.ts";
 import type { GPUArray } from "../core/gpuarray.ts";
 
@@ -43,7 +43,7 @@ export interface UfuncDef {
  * The result-dtype rules, by name: the generator writes a function's TypeScript result type from its
  * rule's name (`RuleResult` in `core/dtypes.ts` is the same table at the type level).
  */
-export type RuleName = "same" | "int8ForBool" | "float" | "division" | "bool";
+export type RuleName = "same" | "int8ForBool" | "float" | "division" | "bool" | "abs" | "real" | "complex";
 
 /** A dtype rule: its name (for the types) and the dtypes it gives for operands' dtypes. */
 export interface Rule {
@@ -54,10 +54,14 @@ export interface Rule {
 }
 
 const isFloat = (d: DType) => DTYPES[d].kind === "float";
+const isComplex = (d: DType) => DTYPES[d].kind === "complex";
 
-/** The float dtype math functions of `d` give: floats keep theirs, bool and 8/16-bit integers float32, else float64. */
+/**
+ * The float dtype math functions of `d` give: floats and complex dtypes keep theirs, bool and
+ * 8/16-bit integers float32, else float64.
+ */
 export function mathType(d: DType): DType {
-  if (isFloat(d)) return d;
+  if (isFloat(d) || isComplex(d)) return d;
   return DTYPES[d].size <= 2 ? "float32" : "float64";
 }
 
@@ -97,7 +101,7 @@ export const divisionRule: Rule = {
   name: "division",
   types: (operands) => {
     const common = promoted(operands);
-    const out = isFloat(common) ? common : "float64";
+    const out = isFloat(common) || isComplex(common) ? common : "float64";
     return all(operands, computeType(out), out);
   },
 };
@@ -124,6 +128,31 @@ export const logicalRule: Rule = {
 export const predicateRule: Rule = {
   name: "bool",
   types: ([a]) => ({ inputs: [computeType(a!)], compute: computeType(a!), out: "bool" }),
+};
+
+/** `abs`: every dtype keeps its own, but a complex number's magnitude is real (complex64 gives float32). */
+export const absRule: Rule = {
+  name: "abs",
+  types: ([a]) => ({ inputs: [computeType(a!)], compute: computeType(a!), out: realOf(a!) }),
+};
+
+/** A real part of float math (`angle`, `real`): complex dtypes give their parts' float dtype, others {@link floatRule}'s. */
+export const realRule: Rule = {
+  name: "real",
+  types: ([a]) => {
+    const out = realOf(mathType(a!));
+    return { inputs: [computeType(mathType(a!))], compute: computeType(mathType(a!)), out };
+  },
+};
+
+/** `complex(re, im)`: two real operands, in the float dtype of their common one, make a complex number. */
+export const complexRule: Rule = {
+  name: "complex",
+  types: (operands, name) => {
+    if (operands.some(isComplex)) return `${name} takes real parts, not ${operands.join(" and ")}`;
+    const out = complexOf(promoted(operands));
+    return { inputs: operands.map(() => realOf(out)), compute: out, out };
+  },
 };
 
 /** Unary functions that keep integers and bools as they are (`abs`, `floor`). */
@@ -155,6 +184,12 @@ export interface OpEntry {
   readonly expr: (e: ExprBuilder, x: readonly Expr[], out: DType) => Expr;
   /** Scalar parameters taken from the options object after the operands, with their defaults (`isclose`'s `rtol`). */
   readonly params?: Readonly<Record<string, number | boolean>>;
+  /**
+   * Whether it is defined on complex numbers: `true` where {@link expr} serves them too (the IR
+   * renders complex arithmetic and math calls through the complex library), or the expression for a
+   * complex compute dtype. Without it, complex operands are a clear error.
+   */
+  readonly complex?: true | ((e: ExprBuilder, x: readonly Expr[], out: DType) => Expr);
   /** Whether `GPUArray` has it as a method too (default true). */
   readonly method?: boolean;
   /** The doc line. */
@@ -194,14 +229,22 @@ export function defineOp(name: string, arity: number, entry: OpEntry): Elementwi
   const build = (compute: DType, out: DType) => {
     const e = new ExprBuilder(compute);
     const count = arity + Object.keys(entry.params ?? {}).length;
-    return entry.expr(e, Array.from({ length: count }, (_, i) => e.operand(i)), out);
+    const expr = e.complex && typeof entry.complex === "function" ? entry.complex : entry.expr;
+    return expr(e, Array.from({ length: count }, (_, i) => e.operand(i)), out);
   };
   return {
     ...entry,
     name,
     arity,
     paramNames: Object.keys(entry.params ?? {}),
-    types: (operands, what = name) => entry.rule.types(operands, what),
+    types: (operands, what = name) => {
+      if (entry.complex === undefined && operands.some(isComplex)) {
+        return `${what} is not defined for complex numbers (${
+          operands.join(", ")
+        }); take ga.real(), ga.imag() or ga.abs() first`;
+      }
+      return entry.rule.types(operands, what);
+    },
     source: (x, compute, dialect, out) => renderExpr(build(compute, out), x, dialect, new Set()),
     helpers: (compute, dialect) => {
       const key = `${compute}|${dialect}`;

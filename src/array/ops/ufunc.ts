@@ -9,8 +9,8 @@ import { type DType, DTYPES } from "../../kernel/dtype.ts";
 import { collectArrays, GPUArray } from "../core/gpuarray.ts";
 import { checkBeforeRead } from "../core/host_read.ts";
 import { broadcastShapes, showShape } from "../core/layout.ts";
-import { castTo, computeType, cType, load } from "../../codegen/c.ts";
-import { resultType, resultTypeWithScalar } from "../core/dtypes.ts";
+import { castTo, computeType, convert, load } from "../../codegen/c.ts";
+import { realOf, resultType, resultTypeWithScalar } from "../core/dtypes.ts";
 import { runLoop } from "../exec/loop.ts";
 import { defineOp, type ElementwiseOp, type UfuncDef, type UfuncTypes } from "./elementwise.ts";
 import { BINARY } from "./binary_ops.ts";
@@ -233,7 +233,9 @@ function run(
       at.push(arrays.push(x) - 1);
       kinds += "a";
     } else {
-      at.push(scalars.push({ value: scalarValue(x, dtype), dtype }) - 1);
+      // A JS number is real: a complex operand's is passed as its real dtype and made complex inside.
+      const real = realOf(dtype);
+      at.push(scalars.push({ value: scalarValue(x, real), dtype: real }) - 1);
       kinds += "s";
     }
     key += k === 0 ? dtype : `,${dtype}`;
@@ -251,8 +253,8 @@ function run(
       statement: (ref, scalar) => {
         const x = at.map((j, k) =>
           kinds[k] === "a"
-            ? `((${cType(types.inputs[k]!, d)})${load(ref[j]!, arrays[j]!.dtype, d)})`
-            : scalar[j]!
+            ? convert(load(ref[j]!, arrays[j]!.dtype, d), computeType(arrays[j]!.dtype), types.inputs[k]!, d)
+            : convert(scalar[j]!, realOf(types.inputs[k]!), types.inputs[k]!, d)
         );
         return `${ref[arrays.length - 1]} = ${
           castTo(def.source(x, types.compute, d, types.out), types.out, d)

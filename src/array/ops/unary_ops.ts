@@ -8,6 +8,7 @@
 
 import type { Expr, ExprBuilder } from "../../codegen/expr.ts";
 import {
+  absRule,
   arithmetic,
   bitwise,
   defineOps,
@@ -16,8 +17,10 @@ import {
   keepsDtype,
   logicalRule,
   predicateRule,
+  realRule,
   unaryVjp,
 } from "./elementwise.ts";
+import { realOf } from "../core/dtypes.ts";
 import type { UnaryOp } from "../api/elementwise.ts";
 
 /** A float math function of the C library, of the same name in both dialects. */
@@ -31,6 +34,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     vjp: unaryVjp((g) => g.neg()),
     aliases: ["negative"],
     rule: arithmetic("error"),
+    complex: true,
     expr: (e, [x]) => e.un("-", x!),
     doc: "`-a`, elementwise.",
     example: "ga.neg(ga.ones(3))",
@@ -38,7 +42,8 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
   abs: {
     vjp: unaryVjp((g, x) => g.mul(x.sign())),
     aliases: ["absolute"],
-    rule: keepsDtype,
+    rule: absRule,
+    complex: (e, [x]) => e.callAs("abs", realOf(e.t), x!),
     expr: (e, [x], out) =>
       e.float
         ? e.call("fabs", x!)
@@ -51,6 +56,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
   exp: {
     vjp: unaryVjp((g, _, y) => g.mul(y)),
     rule: floatRule,
+    complex: true,
     expr: math("exp"),
     doc: "`e ** a`, elementwise.",
     example: "ga.exp(ga.zeros(3))",
@@ -58,6 +64,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
   exp2: {
     vjp: unaryVjp((g, _, y) => g.mul(y).mul(Math.LN2)),
     rule: floatRule,
+    complex: true,
     expr: math("exp2"),
     doc: "`2 ** a`, elementwise.",
     example: "ga.exp2(ga.arange(4))",
@@ -65,6 +72,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
   log: {
     vjp: unaryVjp((g, x) => g.div(x)),
     rule: floatRule,
+    complex: true,
     expr: math("log"),
     doc: "The natural logarithm, elementwise.",
     example: "ga.log(ga.ones(3))",
@@ -72,6 +80,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
   sqrt: {
     vjp: unaryVjp((g, _, y) => g.div(y.mul(2))),
     rule: floatRule,
+    complex: true,
     expr: math("sqrt"),
     doc: "The square root, elementwise.",
     example: "ga.sqrt(ga.arange(4))",
@@ -86,6 +95,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
   sin: {
     vjp: unaryVjp((g, x) => g.mul(x.cos())),
     rule: floatRule,
+    complex: true,
     expr: math("sin"),
     doc: "The sine (radians), elementwise.",
     example: "ga.sin(ga.arange(4))",
@@ -93,6 +103,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
   cos: {
     vjp: unaryVjp((g, x) => g.mul(x.sin()).neg()),
     rule: floatRule,
+    complex: true,
     expr: math("cos"),
     doc: "The cosine (radians), elementwise.",
     example: "ga.cos(ga.arange(4))",
@@ -100,6 +111,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
   tan: {
     vjp: unaryVjp((g, _, y) => g.mul(y.square().add(1))),
     rule: floatRule,
+    complex: true,
     expr: math("tan"),
     doc: "The tangent (radians), elementwise.",
     example: "ga.tan(ga.arange(4))",
@@ -108,6 +120,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     vjp: unaryVjp((g, x) => g.div(x.square().neg().add(1).sqrt())),
     aliases: ["asin"],
     rule: floatRule,
+    complex: true,
     expr: math("asin"),
     doc: "The inverse sine, elementwise.",
     example: "ga.arcsin(ga.asarray([0, 1]))",
@@ -116,6 +129,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     vjp: unaryVjp((g, x) => g.div(x.square().neg().add(1).sqrt()).neg()),
     aliases: ["acos"],
     rule: floatRule,
+    complex: true,
     expr: math("acos"),
     doc: "The inverse cosine, elementwise.",
     example: "ga.arccos(ga.asarray([0, 1]))",
@@ -124,6 +138,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     vjp: unaryVjp((g, x) => g.div(x.square().add(1))),
     aliases: ["atan"],
     rule: floatRule,
+    complex: true,
     expr: math("atan"),
     doc: "The inverse tangent, elementwise.",
     example: "ga.arctan(ga.asarray([0, 1]))",
@@ -131,6 +146,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
   sinh: {
     vjp: unaryVjp((g, x) => g.mul(x.cosh())),
     rule: floatRule,
+    complex: true,
     expr: math("sinh"),
     doc: "The hyperbolic sine, elementwise.",
     example: "ga.sinh(ga.arange(3))",
@@ -138,6 +154,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
   cosh: {
     vjp: unaryVjp((g, x) => g.mul(x.sinh())),
     rule: floatRule,
+    complex: true,
     expr: math("cosh"),
     doc: "The hyperbolic cosine, elementwise.",
     example: "ga.cosh(ga.arange(3))",
@@ -145,6 +162,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
   tanh: {
     vjp: unaryVjp((g, _, y) => g.mul(y.square().neg().add(1))),
     rule: floatRule,
+    complex: true,
     expr: math("tanh"),
     doc: "The hyperbolic tangent, elementwise.",
     example: "ga.tanh(ga.arange(4))",
@@ -153,6 +171,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     vjp: unaryVjp((g, x) => g.div(x.square().add(1).sqrt())),
     aliases: ["asinh"],
     rule: floatRule,
+    complex: true,
     expr: math("asinh"),
     doc: "The inverse hyperbolic sine, elementwise.",
     example: "ga.arcsinh(ga.arange(3))",
@@ -161,6 +180,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     vjp: unaryVjp((g, x) => g.div(x.square().sub(1).sqrt())),
     aliases: ["acosh"],
     rule: floatRule,
+    complex: true,
     expr: math("acosh"),
     doc: "The inverse hyperbolic cosine, elementwise.",
     example: "ga.arccosh(ga.asarray([1, 2]))",
@@ -169,6 +189,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     vjp: unaryVjp((g, x) => g.div(x.square().neg().add(1))),
     aliases: ["atanh"],
     rule: floatRule,
+    complex: true,
     expr: math("atanh"),
     doc: "The inverse hyperbolic tangent, elementwise.",
     example: "ga.arctanh(ga.asarray([0, 0.5]))",
@@ -176,6 +197,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
   log1p: {
     vjp: unaryVjp((g, x) => g.div(x.add(1))),
     rule: floatRule,
+    complex: true,
     expr: math("log1p"),
     doc: "`log(1 + a)`, accurate for small `a`.",
     example: "ga.log1p(ga.asarray([1e-8]))",
@@ -183,6 +205,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
   expm1: {
     vjp: unaryVjp((g, _, y) => g.mul(y.add(1))),
     rule: floatRule,
+    complex: true,
     expr: math("expm1"),
     doc: "`exp(a) - 1`, accurate for small `a`.",
     example: "ga.expm1(ga.asarray([1e-8]))",
@@ -190,6 +213,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
   log2: {
     vjp: unaryVjp((g, x) => g.div(x.mul(Math.LN2))),
     rule: floatRule,
+    complex: true,
     expr: math("log2"),
     doc: "The base-2 logarithm, elementwise.",
     example: "ga.log2(ga.asarray([1, 8]))",
@@ -197,6 +221,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
   log10: {
     vjp: unaryVjp((g, x) => g.div(x.mul(Math.LN10))),
     rule: floatRule,
+    complex: true,
     expr: math("log10"),
     doc: "The base-10 logarithm, elementwise.",
     example: "ga.log10(ga.asarray([1, 100]))",
@@ -329,6 +354,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
   sign: {
     vjp: "zero",
     rule: arithmetic("error"),
+    complex: (e, [x]) => e.call("sign", x!),
     expr: (e, [x]) =>
       e.select(
         e.isnan(x!),
@@ -340,18 +366,21 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
   },
   isnan: {
     rule: predicateRule,
+    complex: true,
     expr: (e, [x]) => e.isnan(x!),
     doc: "Whether each element is NaN.",
     example: "ga.isnan(ga.asarray([NaN, 1]))",
   },
   isinf: {
     rule: predicateRule,
+    complex: (e, [x]) => e.callAs("isinf", "int32", x!),
     expr: (e, [x]) => e.float ? e.isinf(x!) : e.lit(0),
     doc: "Whether each element is +infinity or -infinity.",
     example: "ga.isinf(ga.asarray([Infinity, 1]))",
   },
   isfinite: {
     rule: predicateRule,
+    complex: (e, [x]) => e.callAs("isfinite", "int32", x!),
     expr: (e, [x]) =>
       e.float ? e.bin("&&", e.bin("==", x!, x!), e.bin("!=", e.call("fabs", x!), e.inf())) : e.lit(1),
     doc: "Whether each element is neither infinite nor NaN.",
@@ -360,6 +389,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
   square: {
     vjp: unaryVjp((g, x) => g.mul(x).mul(2)),
     rule: arithmetic("int8"),
+    complex: true,
     expr: (e, [x]) => e.mul(x!, x!),
     doc: "`a * a`, elementwise.",
     example: "ga.square(ga.arange(4))",
@@ -367,6 +397,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
   reciprocal: {
     vjp: unaryVjp((g, _, y) => g.mul(y.square()).neg()),
     rule: arithmetic("int8"),
+    complex: (e, [x]) => e.div(e.lit(1), x!),
     expr: (e, [x]) =>
       e.float ? e.div(e.lit(1), x!) : e.select(e.bin("==", x!, e.lit(0)), e.lit(0), e.div(e.lit(1), x!)),
     doc: "`1 / a`, elementwise (integer division for integer arrays).",
@@ -384,5 +415,23 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     expr: (e, [x], out) => out === "bool" ? e.bin("==", x!, e.lit(0)) : e.un("~", x!),
     doc: "Bitwise not of integers (`~a`), logical not of bools.",
     example: 'ga.invert(ga.asarray([0, 1], "int32")) // [-1, -2]',
+  },
+  conj: {
+    vjp: unaryVjp((g) => g),
+    aliases: ["conjugate"],
+    rule: keepsDtype,
+    complex: (e, [x]) => e.call("conj", x!),
+    expr: (_, [x]) => x!,
+    doc: "The complex conjugate, elementwise (real arrays are their own).",
+    example: "ga.conj(ga.complex(ga.ones(2), ga.arange(2)))",
+  },
+  angle: {
+    vjp: "zero",
+    rule: realRule,
+    complex: (e, [x]) => e.callAs("angle", realOf(e.t), x!),
+    expr: (e, [x]) => e.call("atan2", e.lit(0), x!),
+    doc:
+      "The argument (phase) of each complex number, in radians in (-π, π]; π for negative reals, 0 for others.",
+    example: "ga.angle(ga.complex(ga.zeros(2), ga.ones(2))) // [π/2, π/2]",
   },
 });
