@@ -127,6 +127,10 @@ export const CUDA_R_64F = 1;
 export const CUDA_R_16F = 2;
 /** `cudaDataType` of `__nv_bfloat16`. */
 export const CUDA_R_16BF = 14;
+/** `cudaDataType` CUDA_C_32F: complex64 (cuComplex). */
+export const CUDA_C_32F = 4;
+/** `cudaDataType` CUDA_C_64F: complex128 (cuDoubleComplex). */
+export const CUDA_C_64F = 5;
 /** `cublasComputeType_t`: accumulate in float, no reduced-precision shortcuts. */
 export const CUBLAS_COMPUTE_32F = 68;
 /** `cublasComputeType_t`: accumulate in double. */

@@ -90,6 +90,7 @@ export { arraySplit, concatenate, type JoinOptions, split, stack } from "./routi
 export { pad, type PadOptions, type PadSpec, repeat, tile } from "./routines/repeat.ts";
 export { NpyError } from "../kernel/npy.ts";
 export { clip, type Operand, type OpOptions, where } from "./ops/ufunc.ts";
+export { imag, real } from "./ops/complex_parts.ts";
 export * from "./api/elementwise.ts";
 export type { ElementwiseMethods } from "./api/elementwise_methods.ts";
 export { norm, type NormOptions } from "./ops/norm.ts";

@@ -247,5 +247,7 @@ export function complexLibrary(t: Spelling, dtype: "complex64" | "complex128"): 
       }; }`,
     );
   }
-  return lines.join("\n");
+  // Guarded, so that a source assembled from several pieces' preambles defines each function once.
+  const guard = `CDN_${dtype.toUpperCase()}_LIBRARY`;
+  return [`#ifndef ${guard}`, `#define ${guard}`, ...lines, "#endif"].join("\n");
 }

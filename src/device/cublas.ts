@@ -20,6 +20,8 @@ import {
   CUBLAS_GEMM_DEFAULT,
   CUBLAS_OP_N,
   CUBLAS_OP_T,
+  CUDA_C_32F,
+  CUDA_C_64F,
   CUDA_R_16BF,
   CUDA_R_16F,
   CUDA_R_32F,
@@ -81,7 +83,14 @@ function check(code: number, call: string): void {
 }
 
 /** The dtypes cuBLAS multiplies here (the others go to the tiled kernel). */
-export const CUBLAS_DTYPES: readonly DType[] = ["float32", "float64", "float16", "bfloat16"];
+export const CUBLAS_DTYPES: readonly DType[] = [
+  "float32",
+  "float64",
+  "float16",
+  "bfloat16",
+  "complex64",
+  "complex128",
+];
 
 /**
  * The workspace cuBLAS is given, as NVIDIA recommends in `cublasSetWorkspace`'s documentation (and
@@ -152,6 +161,27 @@ function cublasHandleOn(context: Context, stream: Stream | undefined): Deno.Poin
 /** The scaling factors of every product, `alpha = 1` and `beta = 0`, made once. */
 const ONE_F32 = new Float32Array([1]), ZERO_F32 = new Float32Array([0]);
 const ONE_F64 = new Float64Array([1]), ZERO_F64 = new Float64Array([0]);
+const ONE_C64 = new Float32Array([1, 0]), ZERO_C64 = new Float32Array([0, 0]);
+const ONE_C128 = new Float64Array([1, 0]), ZERO_C128 = new Float64Array([0, 0]);
+
+/**
+ * What a product of `dtype` computes in: cuBLAS's compute type, the type of alpha and beta, and
+ * alpha = 1 and beta = 0 of that type (complex pairs for the complex dtypes).
+ */
+export function scaling(
+  dtype: DType,
+): { compute: number; scale: number; alpha: BufferSource; beta: BufferSource } {
+  if (dtype === "float64") {
+    return { compute: CUBLAS_COMPUTE_64F, scale: CUDA_R_64F, alpha: ONE_F64, beta: ZERO_F64 };
+  }
+  if (dtype === "complex64") {
+    return { compute: CUBLAS_COMPUTE_32F, scale: CUDA_C_32F, alpha: ONE_C64, beta: ZERO_C64 };
+  }
+  if (dtype === "complex128") {
+    return { compute: CUBLAS_COMPUTE_64F, scale: CUDA_C_64F, alpha: ONE_C128, beta: ZERO_C128 };
+  }
+  return { compute: CUBLAS_COMPUTE_32F, scale: CUDA_R_32F, alpha: ONE_F32, beta: ZERO_F32 };
+}
 
 /** The device address of `x`'s first element. */
 export function pointer(x: GemmOperand, itemsize: number): bigint {
@@ -213,6 +243,8 @@ export const DATA_TYPE: Partial<Record<DType, number>> = {
   float64: CUDA_R_64F,
   float16: CUDA_R_16F,
   bfloat16: CUDA_R_16BF,
+  complex64: CUDA_C_32F,
+  complex128: CUDA_C_64F,
 };
 
 /**
@@ -231,7 +263,7 @@ function cublasGemm(backend: CudaBackend, g: Gemm): void {
   const size = DTYPES[g.dtype].size;
   const pa = pointer(call.first, size), pb = pointer(call.second, size), pc = pointer(call.c, size);
   const double = g.dtype === "float64";
-  const alpha = double ? ONE_F64 : ONE_F32, beta = double ? ZERO_F64 : ZERO_F32;
+  const { alpha, beta, compute } = scaling(g.dtype);
   const t = DATA_TYPE[g.dtype]!;
   const { transa, transb, m, n, k, lda, ldb, ldc } = call;
   if (g.batch > 1) {
@@ -257,7 +289,7 @@ function cublasGemm(backend: CudaBackend, g: Gemm): void {
       ldc,
       BigInt(call.c.batch),
       g.batch,
-      double ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F,
+      compute,
       CUBLAS_GEMM_DEFAULT,
     );
     check(code, "cublasGemmStridedBatchedEx");
@@ -286,7 +318,7 @@ function cublasGemm(backend: CudaBackend, g: Gemm): void {
       pc,
       t,
       ldc,
-      CUBLAS_COMPUTE_32F,
+      compute,
       CUBLAS_GEMM_DEFAULT,
     );
     check(code, "cublasGemmEx");

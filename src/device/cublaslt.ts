@@ -26,17 +26,12 @@ import {
   cublasOf,
   DATA_TYPE,
   pointer,
+  scaling,
   workspaceBytes,
 } from "./cublas.ts";
 import { type Context, type DeviceAllocation, memAllocAsync, type Stream } from "../cuda/mod.ts";
 import { capturesInProgress } from "../cuda/capturing.ts";
-import {
-  CUBLAS_COMPUTE_32F,
-  CUBLAS_COMPUTE_64F,
-  CUBLAS_OP_N,
-  CUDA_R_32F,
-  CUDA_R_64F,
-} from "../../ffi/cublas.ts";
+import { CUBLAS_OP_N } from "../../ffi/cublas.ts";
 import {
   ALGO_BYTES,
   CUBLASLT_EPILOGUE_BIAS,
@@ -212,15 +207,11 @@ interface Ask {
  */
 function makePlan(state: LtState, g: Gemm, call: CublasCall, ask: Ask): LtPlan | null {
   const lib = libcublasLt.get();
-  const t = DATA_TYPE[g.dtype]!, double = g.dtype === "float64";
+  const t = DATA_TYPE[g.dtype]!, { compute, scale } = scaling(g.dtype);
   const parts: { -readonly [K in keyof LtPlan]?: LtPlan[K] } = {};
   try {
     const desc = parts.desc = created(
-      lib.cublasLtMatmulDescCreate(
-        handleOut,
-        double ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F,
-        double ? CUDA_R_64F : CUDA_R_32F,
-      ),
+      lib.cublasLtMatmulDescCreate(handleOut, compute, scale),
       "cublasLtMatmulDescCreate",
     );
     const setDesc = (attr: number, value: Int32Array | Uint32Array | BigUint64Array) =>
@@ -317,10 +308,6 @@ function heuristic(state: LtState, plan: Omit<LtPlan, "algo">, ask: Ask): Uint8A
   }
 }
 
-/** The scaling factors of every product, `alpha = 1` and `beta = 0`, made once. */
-const ONE_F32 = new Float32Array([1]), ZERO_F32 = new Float32Array([0]);
-const ONE_F64 = new Float64Array([1]), ZERO_F64 = new Float64Array([0]);
-
 /** Options of {@link ltMatmul}. */
 export interface LtOptions {
   /** Applied to each element before it is stored, with its bias (none by default). */
@@ -388,16 +375,16 @@ export function ltMatmul(backend: CudaBackend, g: Gemm, options: LtOptions = {})
       "cublasLtMatmulDescSetAttribute",
     );
   }
-  const double = g.dtype === "float64";
+  const { alpha, beta } = scaling(g.dtype);
   const code = lib.cublasLtMatmul(
     state.handle,
     plan.desc,
-    double ? ONE_F64 : ONE_F32,
+    alpha,
     pa,
     plan.first,
     pb,
     plan.second,
-    double ? ZERO_F64 : ZERO_F32,
+    beta,
     pc,
     plan.c,
     pc,

@@ -65,6 +65,8 @@ const CODES: Readonly<Record<string, DType>> = {
   i8: "int64",
   u8: "uint64",
   V2: "bfloat16",
+  c8: "complex64",
+  c16: "complex128",
 };
 
 /**
@@ -206,9 +208,11 @@ export function writeNpy(data: TypedArray, shape: number[] = [data.length], dtyp
     );
   }
   const count = shape.includes(0) ? 0 : shape.reduce((product, dim) => product * dim, 1);
-  if (count !== data.length) {
+  if (count * info.parts !== data.length) {
     throw new RangeError(
-      `Cannot write shape ${listed} to .npy: it holds ${count} elements but the data has ${data.length}`,
+      `Cannot write shape ${listed} to .npy: it holds ${count} elements but the data has ${
+        data.length / info.parts
+      }`,
     );
   }
   const dims = shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(", ")})`;
@@ -354,7 +358,7 @@ function parseDescr(descr: PyValue, fail: (detail: string) => never): DType {
   const dtype = Object.hasOwn(CODES, code) ? CODES[code] : undefined;
   if (dtype === undefined) {
     return fail(
-      `unsupported dtype '${descr}'; cudeno reads float16/32/64, int8/16/32/64, uint8/16/32/64, bool and |V2 ` +
+      `unsupported dtype '${descr}'; cudeno reads float16/32/64, complex64/128, int8/16/32/64, uint8/16/32/64, bool and |V2 ` +
         "(bfloat16 bits): convert with arr.astype(np.float32) or similar",
     );
   }
@@ -363,7 +367,7 @@ function parseDescr(descr: PyValue, fail: (detail: string) => never): DType {
     fail(`big-endian data ('${descr}') is not supported; save with arr.astype('<${code}')`);
   }
   if (order === "|" && !oneByte && code !== "V2") {
-    fail(`the descr '${descr}' gives no byte order for a ${code[1]}-byte type; write '<${code}'`);
+    fail(`the descr '${descr}' gives no byte order for a ${code.slice(1)}-byte type; write '<${code}'`);
   }
   return dtype;
 }

@@ -80,6 +80,14 @@ eachBackend("saveAsync() and loadAsync() round-trip an array", async () => {
   assert.deepEqual(back.tolist(), [[1, 2, 3], [6, 7, 8]]);
 });
 
+eachBackend("load() reads the complex64 file NumPy wrote", () => {
+  // numpy.save("c8.npy", numpy.array([1 + 2j], dtype="<c8"))
+  const z = ga.load(fixture("c8.npy"));
+  assert.equal(z.dtype, "complex64");
+  assert.deepEqual(z.shape, [1]);
+  assert.deepEqual([...z.get()], [1, 2]);
+});
+
 eachBackend("load() of a file that is not .npy is an NpyError naming the file", () => {
   using tmp = tempDir();
   Deno.writeTextFileSync(`${tmp.path}/t.npy`, "x,y\n1,2\n");
@@ -87,7 +95,6 @@ eachBackend("load() of a file that is not .npy is an NpyError naming the file", 
     name: "NpyError",
     message: /t\.npy: not a \.npy file/,
   });
-  assert.throws(() => ga.load(fixture("c8.npy")), ga.NpyError);
   assert.throws(() => ga.save(`${tmp.path}/x.npy`, [1, 2] as never), {
     name: "TypeError",
     message: "Cannot save object to .npy: pass a GPUArray",

@@ -230,8 +230,8 @@ Deno.test("readNpy() rejects malformed headers", () => {
     /structured arrays \(a list descr\)/,
   );
   bad(
-    "{'descr': '<c8', 'fortran_order': False, 'shape': (), }",
-    /unsupported dtype '<c8'; cudeno reads float16/,
+    "{'descr': '<m8', 'fortran_order': False, 'shape': (), }",
+    /unsupported dtype '<m8'; cudeno reads float16/,
   );
   bad("{'descr': '<U3', 'fortran_order': False, 'shape': (), }", /unsupported dtype '<U3'/);
   bad(

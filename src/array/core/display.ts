@@ -15,8 +15,8 @@ import { contiguousStrides, showShape } from "./layout.ts";
 import { fromBfloat16Bits } from "../../kernel/bfloat16.ts";
 
 /**
- * One element of an array of `D` on the host: a bigint for 64-bit integers, a boolean for bools, else a
- * number (float16 and bfloat16 too).
+ * One element of an array of `D` on the host: a bigint for 64-bit integers, a boolean for bools, a
+ * pair `[re, im]` for complex numbers, else a number (float16 and bfloat16 too).
  *
  * @example
  * ```ts
@@ -26,6 +26,7 @@ import { fromBfloat16Bits } from "../../kernel/bfloat16.ts";
  */
 export type ItemValue<D extends DType> = D extends "int64" | "uint64" ? bigint
   : D extends "bool" ? boolean
+  : D extends "complex64" | "complex128" ? [number, number]
   : number;
 
 /**
@@ -48,6 +49,12 @@ const TABLE_EDGE = 10;
 function hostElements(data: TypedArray, dtype: DType): Element[] {
   if (dtype === "bool") return Array.from(data as Uint8Array, (v) => v !== 0);
   if (dtype === "bfloat16") return Array.from(data as Uint16Array, fromBfloat16Bits);
+  if (dtype === "complex64" || dtype === "complex128") {
+    return Array.from(
+      { length: data.length / 2 },
+      (_, i) => [data[2 * i] as number, data[2 * i + 1] as number],
+    );
+  }
   return Array.from(data as ArrayLike<number | bigint>);
 }
 
@@ -211,7 +218,13 @@ export function arrayHtml(a: GPUArray): string {
 
 /** `a` as a JS primitive: see `ArrayMethods[Symbol.toPrimitive]`. */
 function toPrimitive(a: GPUArray, hint: string): number | bigint | boolean | string {
-  if (hint === "string") return a.ndim === 0 && !a.freed ? String(a.item()) : arrayString(a);
+  const complex = a.dtype === "complex64" || a.dtype === "complex128";
+  if (hint === "string") return a.ndim === 0 && !a.freed && !complex ? String(a.item()) : arrayString(a);
+  if (complex) {
+    throw new TypeError(
+      `Cannot use a ${a.dtype} array as a number: JavaScript numbers are real; read [re, im] with a.item(), or take ga.real(a) or ga.abs(a)`,
+    );
+  }
   if (a.size !== 1) {
     throw new TypeError(
       `Cannot use an array of shape ${
@@ -219,7 +232,7 @@ function toPrimitive(a: GPUArray, hint: string): number | bigint | boolean | str
       } (${a.size} elements) as a number: only an array of one element converts; read the elements with a.get(), or one with a.item(i)`,
     );
   }
-  return a.item();
+  return a.item() as number | bigint | boolean;
 }
 
 /** The views along the first axis of `a` (its layout as the iteration begins). */

@@ -11,8 +11,11 @@
 import type { DType } from "../../kernel/dtype.ts";
 import { roundBfloat16 } from "../../kernel/bfloat16.ts";
 
-/** One element as a host value: a number, a bigint for 64-bit integers, a boolean for bools. */
-export type Element = number | bigint | boolean;
+/**
+ * One element as a host value: a number, a bigint for 64-bit integers, a boolean for bools, a pair
+ * `[re, im]` for complex numbers.
+ */
+export type Element = number | bigint | boolean | readonly [number, number];
 
 /** The elements of an array that its text form shows. */
 export interface Shown {
@@ -123,8 +126,8 @@ interface Parts {
 }
 
 /** x in positional notation: its unique digits, cut (rounding halves to even) at 8 after the point. */
-function positional(x: number, round: (x: number) => number): Parts {
-  const sign = x < 0 || Object.is(x, -0) ? "-" : "";
+function positional(x: number, round: (x: number) => number, plus = false): Parts {
+  const sign = x < 0 || Object.is(x, -0) ? "-" : plus ? "+" : "";
   if (x === 0) return { int: `${sign}0`, frac: "", exp: 0 };
   const { digits, exp } = shortest(x, round);
   let int = exp >= 0 ? digits.slice(0, exp + 1).padEnd(exp + 1, "0") : "0";
@@ -140,8 +143,8 @@ function positional(x: number, round: (x: number) => number): Parts {
  * x in scientific notation: its unique digits, cut (rounding halves to even) at 8 after the point; or,
  * given `fracDigits`, its exact value rounded to that many (what NumPy pads shorter ones to).
  */
-function scientific(x: number, round: (x: number) => number, fracDigits?: number): Parts {
-  const sign = x < 0 || Object.is(x, -0) ? "-" : "";
+function scientific(x: number, round: (x: number) => number, fracDigits?: number, plus = false): Parts {
+  const sign = x < 0 || Object.is(x, -0) ? "-" : plus ? "+" : "";
   if (x === 0) return { int: `${sign}0`, frac: "0".repeat(fracDigits ?? 0), exp: 0 };
   let digits: string, exp: number, cut = fracDigits;
   if (cut === undefined) {
@@ -157,8 +160,11 @@ function scientific(x: number, round: (x: number) => number, fracDigits?: number
   return { int: sign + digits[0], frac: digits.slice(1), exp };
 }
 
-/** NumPy's FloatingFormat (floatmode "maxprec", precision 8): one width for all the shown values. */
-function floatFormat(values: readonly number[], dtype: DType): (x: number) => string {
+/**
+ * NumPy's FloatingFormat (floatmode "maxprec", precision 8): one width for all the shown values;
+ * `plus` writes a `+` before non-negative values (a complex number's imaginary parts).
+ */
+function floatFormat(values: readonly number[], dtype: DType, plus = false): (x: number) => string {
   const round = rounder(dtype);
   const finite = values.filter(Number.isFinite);
   let min = Infinity, max = 0;
@@ -168,25 +174,30 @@ function floatFormat(values: readonly number[], dtype: DType): (x: number) => st
   // NumPy compares in the array's dtype (the Python floats are weak scalars).
   const exponential = max > 0 &&
     (max >= round(10 ** Math.min(8, DECIMALS[dtype]!)) || min < round(1e-4) || round(max / min) > 1000);
-  const parts = finite.map((v) => (exponential ? scientific(v, round) : positional(v, round)));
+  const parts = finite.map((
+    v,
+  ) => (exponential ? scientific(v, round, undefined, plus) : positional(v, round, plus)));
   const widest = (f: (p: Parts) => number) => parts.reduce((w, p) => Math.max(w, f(p)), 0);
   const expDigits = Math.max(2, widest((p) => String(Math.abs(p.exp)).length));
   const fracDigits = widest((p) => p.frac.length);
   let padLeft = widest((p) => p.int.length);
   const padRight = exponential ? expDigits + 2 + fracDigits : fracDigits;
   if (finite.length !== values.length) {
-    const negInf = values.some((v) => v === -Infinity) ? 1 : 0;
+    const negInf = plus || values.some((v) => v === -Infinity) ? 1 : 0;
     padLeft = Math.max(padLeft, 3 + negInf - (padRight + 1));
   }
   return (x) => {
     if (!Number.isFinite(x)) {
-      return (Number.isNaN(x) ? "nan" : x < 0 ? "-inf" : "inf").padStart(padLeft + padRight + 1);
+      const text = Number.isNaN(x) ? "nan" : x < 0 ? "-inf" : "inf";
+      return (plus && x === x && x > 0 || plus && x !== x ? `+${text}` : text).padStart(
+        padLeft + padRight + 1,
+      );
     }
     if (!exponential) {
-      const p = positional(x, round);
+      const p = positional(x, round, plus);
       return `${p.int.padStart(padLeft)}.${p.frac.padEnd(padRight)}`;
     }
-    const p = scientific(x, round, fracDigits);
+    const p = scientific(x, round, fracDigits, plus);
     const exp = String(Math.abs(p.exp)).padStart(expDigits, "0");
     return `${p.int.padStart(padLeft)}.${p.frac}e${p.exp < 0 ? "-" : "+"}${exp}`;
   };
@@ -202,6 +213,18 @@ export function elementFormat(
   zeroD: boolean,
 ): (x: Element) => string {
   if (dtype === "bool") return (x) => (x ? (zeroD ? "True" : " True") : "False");
+  if (dtype === "complex64" || dtype === "complex128") {
+    // NumPy's ComplexFloatingFormat: the parts formatted each as one column, the imaginary with its
+    // sign, and the `j` before the imaginary part's padding.
+    const real = dtype === "complex64" ? "float32" : "float64";
+    const pairs = values as readonly (readonly [number, number])[];
+    const re = floatFormat(pairs.map((z) => z[0]), real),
+      im = floatFormat(pairs.map((z) => z[1]), real, true);
+    return (x) => {
+      const [a, b] = x as readonly [number, number], i = im(b), end = i.trimEnd().length;
+      return `${re(a)}${i.slice(0, end)}j${i.slice(end)}`;
+    };
+  }
   if (dtype === "float16" || dtype === "bfloat16" || dtype === "float32" || dtype === "float64") {
     const format = floatFormat(values as number[], dtype);
     return (x) => format(x as number);

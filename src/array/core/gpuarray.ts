@@ -76,7 +76,7 @@ function cannotAssign(member: string, instead: string): never {
 }
 
 /** Set by GPUArray's static block: see {@link viewOf}. */
-let makeView: (array: GPUArray, layout: Layout) => GPUArray;
+let makeView: (array: GPUArray, layout: Layout, dtype: DType) => GPUArray;
 /** Set by GPUArray's static block: see {@link sharesMemory}. */
 let storageOf: (array: GPUArray) => Storage;
 
@@ -196,11 +196,11 @@ export class GPUArray<D extends DType = DType> implements DeviceArray {
   }
 
   static {
-    makeView = (array, layout) =>
+    makeView = (array, layout, dtype) =>
       new GPUArray(
         array.backend,
         layout.shape,
-        array.dtype,
+        dtype,
         new ViewOf(array.#live(), array.base ?? array, layout),
       );
     storageOf = (array) => array.#storage;
@@ -436,7 +436,15 @@ export interface GPUArray<D extends DType = DType> extends ArrayMethods<D> {}
  * the view holds the memory as long as it lives.
  */
 export function viewOf<D extends DType>(array: GPUArray<D>, layout: Layout): GPUArray<D> {
-  return makeView(array, layout) as GPUArray<D>;
+  return makeView(array, layout, array.dtype) as GPUArray<D>;
+}
+
+/**
+ * A view of `array`'s memory as elements of another dtype, `layout` counted in that dtype's elements
+ * (a complex array's real parts as float32: strides and offset doubled).
+ */
+export function viewAs<T extends DType>(array: GPUArray, layout: Layout, dtype: T): GPUArray<T> {
+  return makeView(array, layout, dtype) as GPUArray<T>;
 }
 
 /**

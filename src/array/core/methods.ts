@@ -8,7 +8,8 @@
 
 import type { DType } from "../../kernel/dtype.ts";
 import type { GPUArray } from "./gpuarray.ts";
-import type { ResultType } from "./dtypes.ts";
+import type { RealOf, ResultType } from "./dtypes.ts";
+import * as parts from "../ops/complex_parts.ts";
 import type { Shape } from "./layout.ts";
 import type { SliceSpec } from "./slicing.ts";
 import type { Operand, OpOptions } from "../ops/ufunc.ts";
@@ -25,7 +26,8 @@ import { mask, nonzero } from "../routines/compact.ts";
 import { type AxisMethods, installAxisMethods, installReductionMethods } from "./axis_methods.ts";
 
 /**
- * A host value of an array of `D`: a bigint for 64-bit integers, else a number.
+ * A host value of an array of `D`: a bigint for 64-bit integers, a pair `[re, im]` for complex
+ * numbers, else a number.
  *
  * @example
  * ```ts
@@ -33,11 +35,13 @@ import { type AxisMethods, installAxisMethods, installReductionMethods } from ".
  * const v: HostValue<"int64"> = 5n;
  * ```
  */
-export type HostValue<D extends DType> = D extends "int64" | "uint64" ? bigint : number;
+export type HostValue<D extends DType> = D extends "int64" | "uint64" ? bigint
+  : D extends "complex64" | "complex128" ? [number, number]
+  : number;
 
 /**
- * What a whole-array sum of `D` gives on the host: a number for floats, an exact bigint for integers
- * and bools (they sum in 64 bits).
+ * What a whole-array sum of `D` gives on the host: a number for floats, a pair `[re, im]` for complex
+ * numbers, an exact bigint for integers and bools (they sum in 64 bits).
  *
  * @example
  * ```ts
@@ -46,6 +50,7 @@ export type HostValue<D extends DType> = D extends "int64" | "uint64" ? bigint :
  * ```
  */
 export type SumValue<D extends DType> = D extends "float16" | "bfloat16" | "float32" | "float64" ? number
+  : D extends "complex64" | "complex128" ? [number, number]
   : bigint;
 
 /**
@@ -67,6 +72,10 @@ export interface ArrayMethods<D extends DType> extends ElementwiseMethods<D>, Ax
   transpose(...axes: number[] | [readonly number[]]): GPUArray<D>;
   /** The transpose (axes reversed), a view. */
   readonly T: GPUArray<D>;
+  /** {@link parts.real}: the real parts of a complex array, a view that writes through (a real array itself). */
+  readonly real: GPUArray<RealOf<D>>;
+  /** {@link parts.imag}: the imaginary parts of a complex array, a view (zeros for a real array). */
+  readonly imag: GPUArray<RealOf<D>>;
   /** {@link views.swapaxes}: two axes exchanged, a view. */
   swapaxes(axis1: number, axis2: number): GPUArray<D>;
   /** {@link views.moveaxis}: axes moved to new positions, a view. */
@@ -205,6 +214,18 @@ export function installMethods(cls: { prototype: object }): void {
   Object.defineProperty(p, "T", {
     get(this: GPUArray) {
       return views.transpose(this);
+    },
+    configurable: true,
+  });
+  Object.defineProperty(p, "real", {
+    get(this: GPUArray) {
+      return parts.real(this);
+    },
+    configurable: true,
+  });
+  Object.defineProperty(p, "imag", {
+    get(this: GPUArray) {
+      return parts.imag(this);
     },
     configurable: true,
   });

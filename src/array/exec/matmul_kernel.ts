@@ -18,6 +18,7 @@ import type { Dialect } from "../../kernel/ctypes.ts";
 import { type DType, DTYPES } from "../../kernel/dtype.ts";
 import { computeType } from "../../codegen/c.ts";
 import { targetOf } from "../../codegen/targets.ts";
+import { complexPrefix } from "../../codegen/complex.ts";
 
 const TILE = 16;
 /** The most blocks launched along y and z (CUDA's limit); the kernel loops over the rest. */
@@ -26,7 +27,7 @@ const GRID_LIMIT = 65535;
 /** The type products of `dtype` accumulate in. */
 function accumulator(dtype: DType): DType {
   const info = DTYPES[dtype];
-  if (info.kind === "float") return computeType(dtype);
+  if (info.kind === "float" || info.kind === "complex") return computeType(dtype);
   return info.size === 8 ? "uint64" : "uint32";
 }
 
@@ -70,8 +71,14 @@ export function gemmSource(
   ];
   const id = ids(dialect);
   const column = (p: string, c: string, unit: boolean) => (unit ? `${c}` : `(${it})(${c}) * c${p}`);
-  const a = `(${at})${t.load(`A[rowA + ${column("A", "ak", unitA)}]`, dtype)}`;
-  const b = `(${at})${t.load(`B[baseB + (${it})bk * rB + ${column("B", "col", unitB)}]`, dtype)}`;
+  const complex = DTYPES[dtype].kind === "complex";
+  const cast = complex ? "" : `(${at})`;
+  const a = `${cast}${t.load(`A[rowA + ${column("A", "ak", unitA)}]`, dtype)}`;
+  const b = `${cast}${t.load(`B[baseB + (${it})bk * rB + ${column("B", "col", unitB)}]`, dtype)}`;
+  const As = `As[ty * ${TILE} + k]`, Bs = `Bs[k * ${TILE} + tx]`;
+  const step = complex
+    ? `sum = ${complexPrefix(dtype)}add(sum, ${complexPrefix(dtype)}mul(${As}, ${Bs}));`
+    : `sum += ${As} * ${Bs};`;
   const source = `${t.preamble([dtype, acc])}
 ${t.kernelHeadSized(TILE, TILE)} ${name}(${params.join(", ")}) {
   ${t.sharedArray(acc, "As", TILE * TILE)}
@@ -89,7 +96,7 @@ ${t.kernelHeadSized(TILE, TILE)} ${name}(${params.join(", ")}) {
         As[ty * ${TILE} + tx] = (row < M && ak < K) ? ${a} : ${zero};
         Bs[ty * ${TILE} + tx] = (bk < K && col < N) ? ${b} : ${zero};
         ${t.barrier}
-        for (int k = 0; k < ${TILE}; k++) sum += As[ty * ${TILE} + k] * Bs[k * ${TILE} + tx];
+        for (int k = 0; k < ${TILE}; k++) ${step}
         ${t.barrier}
       }
       if (row < M && col < N) C[oC + z * bC + (${it})row * rC + (${it})col * cC] = ${t.castTo("sum", dtype)};

@@ -15,6 +15,7 @@ import type { Dialect } from "../../kernel/ctypes.ts";
 import type { DType } from "../../kernel/dtype.ts";
 import { VECTOR_WIDTH } from "../../codegen/target.ts";
 import { targetOf } from "../../codegen/targets.ts";
+import { complexPrefix } from "../../codegen/complex.ts";
 
 /** Threads per block of every reduction kernel. */
 export const BLOCK = 256;
@@ -109,6 +110,10 @@ const ids = (d: Dialect) => {
 
 /** A value of `dtype` moved `off` lanes down the warp (targets with warp shuffles). */
 function shuffle(expr: string, dtype: DType, off: string, d: Dialect): string {
+  if (dtype === "complex64" || dtype === "complex128") {
+    const part = (c: string) => `__shfl_down_sync(0xffffffffu, (${expr}).${c}, ${off})`;
+    return `${complexPrefix(dtype)}make(${part("x")}, ${part("y")})`;
+  }
   const direct = ["float32", "float64", "int32", "uint32", "int64", "uint64"].includes(dtype);
   return direct
     ? `__shfl_down_sync(0xffffffffu, ${expr}, ${off})`

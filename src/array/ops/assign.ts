@@ -7,7 +7,8 @@
 
 import { type DType, DTYPES } from "../../kernel/dtype.ts";
 import { arrayArg, GPUArray } from "../core/gpuarray.ts";
-import { castTo, computeType, cType } from "../../codegen/c.ts";
+import { castTo, computeType, convert, cType } from "../../codegen/c.ts";
+import { realOf } from "../core/dtypes.ts";
 import { copyInto, runLoop } from "../exec/loop.ts";
 import { scalarValue } from "./ufunc.ts";
 import { asEager, needsTag, recordCast, Traced } from "../fuse/trace.ts";
@@ -39,6 +40,7 @@ export function elementValue(value: unknown, dtype: DType, what: string): number
     );
   }
   const kind = DTYPES[dtype].kind;
+  if (kind === "complex") return Number(value);
   if (kind === "float") {
     if (dtype === "float32") checkFloat32(value, what);
     return Number(value);
@@ -91,15 +93,17 @@ function checkFloat32(value: number | bigint, what: string): void {
 export function fill<A extends GPUArray>(a: A, value: number | bigint | boolean): A {
   arrayArg(a, "fill");
   refuseTrackedWrite("fill", a);
-  const compute = computeType(a.dtype);
-  const v = scalarValue(elementValue(value, a.dtype, "fill"), compute);
+  // A complex array is filled from its real dtype's parameter, made complex inside.
+  const compute = computeType(a.dtype), real = realOf(compute);
+  const v = scalarValue(elementValue(value, a.dtype, "fill"), real);
   runLoop(
     {
       key: "fill",
       arrays: [a],
       written: [true],
-      scalars: [{ value: v, dtype: compute }],
-      statement: ([x], [s]) => `${x} = ${castTo(s!, a.dtype, a.backend.dialect)};`,
+      scalars: [{ value: v, dtype: real }],
+      statement: ([x], [s]) =>
+        `${x} = ${castTo(convert(s!, real, compute, a.backend.dialect), a.dtype, a.backend.dialect)};`,
       pure: true,
     },
     a.shape,

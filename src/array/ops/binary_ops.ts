@@ -240,6 +240,7 @@ export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
   },
   complex: {
     rule: complexRule,
+    complex: true,
     expr: (e, [re, im]) => e.callAs("complex", e.t, re!, im!),
     method: false,
     doc:

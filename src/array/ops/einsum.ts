@@ -148,7 +148,10 @@ const FORMS =
  * const total = ga.einsum("i,i->", ga.ones(4), ga.arange(4)); // 6
  * ```
  */
-export function einsum(subscripts: `${string}->`, ...operands: GPUArray[]): number | bigint;
+export function einsum(
+  subscripts: `${string}->`,
+  ...operands: GPUArray[]
+): number | bigint | [number, number];
 /**
  * {@link einsum} with an output that has indices: an array (a view for the one-operand transposes and
  * diagonal).
@@ -162,7 +165,7 @@ export function einsum(subscripts: `${string}->`, ...operands: GPUArray[]): numb
 export function einsum(subscripts: `${string}->${string}`, ...operands: GPUArray[]): GPUArray;
 /**
  * {@link einsum} with subscripts known only when it runs: an array, or a host value where the output
- * has no indices.
+ * has no indices (`[re, im]` for complex operands).
  *
  * @example
  * ```ts
@@ -172,8 +175,14 @@ export function einsum(subscripts: `${string}->${string}`, ...operands: GPUArray
  * if (t instanceof ga.GPUArray) console.log(t.shape); // [3, 2]
  * ```
  */
-export function einsum(subscripts: string, ...operands: GPUArray[]): GPUArray | number | bigint;
-export function einsum(subscripts: string, ...operands: GPUArray[]): GPUArray | number | bigint {
+export function einsum(
+  subscripts: string,
+  ...operands: GPUArray[]
+): GPUArray | number | bigint | [number, number];
+export function einsum(
+  subscripts: string,
+  ...operands: GPUArray[]
+): GPUArray | number | bigint | [number, number] {
   if (typeof subscripts !== "string") throw new TypeError("Cannot einsum: pass the subscripts as a string");
   const text = subscripts.replace(/\s+/g, "");
   const fail = (reason: string) => new RangeError(`Cannot einsum "${subscripts}": ${reason}; ${FORMS}`);

@@ -11,6 +11,7 @@
 import type { Dialect } from "../../kernel/ctypes.ts";
 import { type DType, DTYPES } from "../../kernel/dtype.ts";
 import { computeType, cType, highest, literal, load, lowest, mathFn } from "../../codegen/c.ts";
+import { complexPrefix } from "../../codegen/complex.ts";
 import type { GPUArray } from "../core/gpuarray.ts";
 import type { GradOps } from "../grad/tape.ts";
 import type { Reduction } from "../exec/reduction.ts";
@@ -96,16 +97,17 @@ const varianceVjp = (root: boolean): ReductionDef["vjp"] => (g, x, y, axes, ops,
 };
 
 const isFloat = (d: DType) => DTYPES[d].kind === "float";
+const isComplex = (d: DType) => DTYPES[d].kind === "complex";
 
-/** NumPy's sum and prod dtype: floats keep theirs, unsigned integers give uint64, the rest int64. */
+/** NumPy's sum and prod dtype: floats and complex numbers keep theirs, unsigned integers give uint64, the rest int64. */
 export function sumType(dtype: DType): DType {
-  if (isFloat(dtype)) return dtype;
+  if (isFloat(dtype) || isComplex(dtype)) return dtype;
   return DTYPES[dtype].kind === "uint" ? "uint64" : "int64";
 }
 
-/** NumPy's mean, var and std dtype: floats keep theirs, the rest give float64. */
+/** NumPy's mean, var and std dtype: floats and complex numbers keep theirs, the rest give float64. */
 export function meanType(dtype: DType): DType {
-  return isFloat(dtype) ? dtype : "float64";
+  return isFloat(dtype) || isComplex(dtype) ? dtype : "float64";
 }
 
 const scalarAcc = (dtype: DType, identity: string): Accumulator => ({ dtype, identity });
@@ -126,6 +128,17 @@ function folding(
     host: "value",
     pieces: (_x, out, d) => {
       const t = computeType(out), c = cType(t, d);
+      if (isComplex(t)) {
+        const p = complexPrefix(t);
+        return {
+          acc: scalarAcc(t, literal(identity, t, d)),
+          combine: `return ${p}${op === "+" ? "add" : "mul"}(a, b);`,
+          value: (e, _i, v) => `${v} = ${e};`,
+          epilogue: divide
+            ? (acc, _s, count) => `${p}make(${acc}.x / ${count}, ${acc}.y / ${count})`
+            : undefined,
+        };
+      }
       return {
         acc: scalarAcc(t, literal(identity, t, d)),
         combine: `return a ${op} b;`,

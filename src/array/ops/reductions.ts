@@ -46,6 +46,12 @@ function run(op: ReduceOp, a: unknown, args: readonly unknown[]): unknown {
   const options = optionsFor(op, args);
   const values = op === "var" || op === "std" ? [ddofOf(op, options)] : [];
   const def = REDUCTIONS[op];
+  const complex = a.dtype === "complex64" || a.dtype === "complex128";
+  if (complex && op !== "sum" && op !== "prod" && op !== "mean") {
+    throw new TypeError(
+      `Cannot ${op} a ${a.dtype} array: ${op} is not defined for complex numbers; reduce ga.real(a), ga.imag(a) or ga.abs(a)`,
+    );
+  }
   const out = def.out(a.dtype);
   if (!isDType(out)) throw new TypeError(`Cannot ${op} a ${a.dtype} array: ${out}`);
   if (a instanceof Traced) return recordReduce(op, a, out, options, values);
@@ -54,6 +60,11 @@ function run(op: ReduceOp, a: unknown, args: readonly unknown[]): unknown {
   const red = builtinReduction(op, a, out, values);
   const tracked = isTracked(a);
   if (options.axis === undefined && options.keepdims !== true && options.out === undefined && !tracked) {
+    if (complex) {
+      // A complex total comes back as [re, im].
+      using total = reduceArray(red, a.shape, axes, false, undefined, op);
+      return total.item();
+    }
     const value = reduceToHost(red, a.shape, op);
     return def.host === "number" ? Number(value) : def.host === "boolean" ? value !== 0 : value;
   }

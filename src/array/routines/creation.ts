@@ -73,12 +73,13 @@ function hostArrayOf(values: readonly (number | bigint | boolean)[], dtype: DTyp
     throw new TypeError("Cannot make a bfloat16 array from numbers here: use astype()");
   }
   const info = DTYPES[dtype];
-  const out = new info.array(values.length);
-  const wide = info.kind !== "float" && info.size === 8;
+  // A complex dtype's numbers are real parts: the imaginary ones stay 0.
+  const out = new info.array(values.length * info.parts);
+  const wide = info.kind === "int" || info.kind === "uint" ? info.size === 8 : false;
   values.forEach((v, i) => {
     const x = elementValue(v, dtype, "put");
     if (wide) (out as BigInt64Array)[i] = BigInt(x);
-    else (out as Float32Array)[i] = Number(x);
+    else (out as Float32Array)[i * info.parts] = Number(x);
   });
   return out;
 }
@@ -149,11 +150,12 @@ export function toGpu<
   if (ArrayBuffer.isView(host)) {
     values = host as ArrayBufferView & { length: number };
     d = dtype ?? dtypeOf(values);
-    if (DTYPES[d].size * values.length !== values.byteLength) {
+    // A complex dtype's elements are pairs of the host array's.
+    if (DTYPES[d].size * values.length !== values.byteLength * DTYPES[d].parts) {
       // Elements of another size are values to convert (NumPy's asarray(int32 data, dtype=int64)).
       return toGpu(values, shape).astype(d) as GPUArray<D>;
     }
-    dims = [values.length];
+    dims = [values.length / DTYPES[d].parts];
   } else {
     const nested = flatten(host as NestedArray);
     const all = nested.values;
@@ -167,10 +169,10 @@ export function toGpu<
     dims = nested.shape;
   }
   if (shape !== undefined) {
-    const given = checkShape(shape);
-    if (sizeOf(given) !== values.length) {
+    const given = checkShape(shape), count = values.length / DTYPES[d].parts;
+    if (sizeOf(given) !== count) {
       throw new RangeError(
-        `Cannot put ${values.length} elements into shape ${showShape(given)} (${sizeOf(given)} elements)`,
+        `Cannot put ${count} elements into shape ${showShape(given)} (${sizeOf(given)} elements)`,
       );
     }
     dims = given;

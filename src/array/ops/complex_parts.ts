@@ -1,0 +1,53 @@
+/**
+ * The real and imaginary parts of complex arrays as views (NumPy's `real`, `imag` and the `a.real`,
+ * `a.imag` properties): a complex64 array's parts are float32 elements two apart in the same memory,
+ * so writing through `a.real` changes `a`.
+ *
+ * @module
+ */
+
+import type { DType } from "../../kernel/dtype.ts";
+import { arrayArg, type GPUArray, viewAs } from "../core/gpuarray.ts";
+import { type RealOf, realOf } from "../core/dtypes.ts";
+import { zerosLike } from "../routines/creation.ts";
+
+/** The view of part `which` (0 real, 1 imaginary) of complex `a`. */
+function part<D extends DType>(a: GPUArray<D>, which: 0 | 1): GPUArray<RealOf<D>> {
+  const layout = { shape: a.shape, strides: a.strides.map((s) => 2 * s), offset: 2 * a.offset + which };
+  return viewAs(a, layout, realOf(a.dtype) as RealOf<D>);
+}
+
+const isComplex = (a: GPUArray) => a.dtype === "complex64" || a.dtype === "complex128";
+
+/**
+ * The real parts of a complex array, as a view that writes through (float32 for complex64, float64 for
+ * complex128); a real array is returned as it is.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const z = ga.complex(ga.asarray([1, 2]), ga.asarray([3, 4]));
+ * console.log(ga.real(z).get()); // Float32Array [1, 2]
+ * z.real.fill(0); // z is now [0+3j, 0+4j]
+ * ```
+ */
+export function real<D extends DType>(a: GPUArray<D>): GPUArray<RealOf<D>> {
+  arrayArg(a, "take the real part of");
+  return isComplex(a) ? part(a, 0) : a as unknown as GPUArray<RealOf<D>>;
+}
+
+/**
+ * The imaginary parts of a complex array, as a view that writes through; for a real array, a new
+ * array of zeros of its shape and dtype (NumPy's, which is read-only there).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const z = ga.complex(ga.asarray([1, 2]), ga.asarray([3, 4]));
+ * console.log(ga.imag(z).get()); // Float32Array [3, 4]
+ * ```
+ */
+export function imag<D extends DType>(a: GPUArray<D>): GPUArray<RealOf<D>> {
+  arrayArg(a, "take the imaginary part of");
+  return isComplex(a) ? part(a, 1) : zerosLike(a, { dtype: realOf(a.dtype) as RealOf<D> });
+}
