@@ -308,4 +308,27 @@ eachBackend("operations not defined on complex numbers say so and name a way out
   });
   assert.throws(() => Number(z.slice(0)), { name: "TypeError", message: /JavaScript numbers are real/ });
   assert.throws(() => ga.complex(z, z), { name: "TypeError", message: /complex takes real parts/ });
+  for (
+    const [what, f] of [["sort", () => ga.sort(z)], ["median", () => ga.median(z)], [
+      "nonzero",
+      () => ga.nonzero(z),
+    ]] as const
+  ) {
+    assert.throws(
+      f,
+      { name: "TypeError", message: /not defined for complex numbers here; take ga\.real/ },
+      what,
+    );
+  }
+  assert.throws(() => ga.linalg.solve(ga.eye(2, "complex64"), ga.ones([2], "complex64")), {
+    name: "TypeError",
+    message: "Cannot solve a complex64 array: ga.linalg factors real matrices (float32, float64)",
+  });
+  assert.throws(() => ga.dot(z, z), { name: "TypeError", message: /use ga\.matmul/ });
+});
+
+eachBackend("where() chooses between complex values by a real condition", () => {
+  const z = ga.complex(ga.asarray([1, 2, 3]), ga.asarray([4, 5, 6]));
+  assert.deepEqual([...ga.where(ga.asarray([1, 0, 2]), z, 0).get()], [1, 4, 0, 0, 3, 6]);
+  assert.deepEqual([...ga.where(ga.asarray([true, false, true]), 7, z).get()], [7, 0, 2, 5, 7, 0]);
 });

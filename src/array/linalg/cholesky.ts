@@ -17,9 +17,9 @@ import { tril, triu } from "../routines/matrices.ts";
 import { checkInfo } from "./errors.ts";
 import { choleskyFactor } from "./lapack.ts";
 import {
-  checkArray,
   checking,
   type CheckOptions,
+  checkReal,
   flag,
   linalgType,
   matrixShape,
@@ -60,7 +60,7 @@ export interface CholeskyOptions extends CheckOptions {
  */
 export function cholesky<D extends DType>(a: GPUArray<D>, options?: CholeskyOptions): GPUArray<LinalgType<D>>;
 export function cholesky(a: GPUArray, ...args: unknown[]): GPUArray {
-  checkArray(a, "cholesky");
+  checkReal(a, "cholesky");
   const options = optionsOf<CholeskyOptions>("cholesky", args, [], ["upper", "check"], "{ upper: true }");
   const upper = flag(options.upper, "upper"), check = checking(options);
   matrixShape(a, "cholesky", true);

@@ -14,7 +14,7 @@ import { prod, sum } from "../ops/reductions.ts";
 import { abs, log, ne, neg, remainder, sign } from "../api/elementwise.ts";
 import { where } from "../ops/ufunc.ts";
 import { arrayLike, luFactor } from "./lapack.ts";
-import { checkArray, type LinalgDType, linalgType, matrixShape, rowMajorCopy } from "./operands.ts";
+import { checkReal, type LinalgDType, linalgType, matrixShape, rowMajorCopy } from "./operands.ts";
 import type { LinalgType } from "./solve.ts";
 
 /** A value per matrix: a host number for one matrix, an array of the batch's shape for a batch. */
@@ -43,7 +43,7 @@ function factored(
   a: GPUArray,
   what: string,
 ): { diag: GPUArray<LinalgDType>; odd: GPUArray; free: () => void } {
-  checkArray(a, what);
+  checkReal(a, what);
   const { n } = matrixShape(a, what, true);
   const w = rowMajorCopy(a, linalgType(a, a.dtype, what));
   const { ipiv, info } = luFactor(w);

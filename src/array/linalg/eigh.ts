@@ -12,9 +12,9 @@ import { optionsOf } from "../core/axis_args.ts";
 import { checkInfo } from "./errors.ts";
 import { eigFactor } from "./lapack.ts";
 import {
-  checkArray,
   checking,
   type CheckOptions,
+  checkReal,
   type LinalgDType,
   linalgType,
   matrixShape,
@@ -62,7 +62,7 @@ function eigen(
   vectors: boolean,
   what: string,
 ): { values: GPUArray<LinalgDType>; vectors?: GPUArray<LinalgDType> } {
-  checkArray(a, what);
+  checkReal(a, what);
   const options = optionsOf<EighOptions>(
     what,
     args,

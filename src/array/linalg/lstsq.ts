@@ -18,7 +18,7 @@ import { expandDims, reshape, swapaxes } from "../ops/views.ts";
 import { gt, mul, sub } from "../api/elementwise.ts";
 import { EPSILON } from "./kernel_text.ts";
 import { arrayLike } from "./lapack.ts";
-import { checkArray, commonType, type LinalgDType } from "./operands.ts";
+import { checkReal, commonType, type LinalgDType } from "./operands.ts";
 import { reciprocals } from "./rank.ts";
 import { named } from "./results.ts";
 import type { LinalgType } from "./solve.ts";
@@ -88,8 +88,8 @@ export function lstsq<A extends DType, B extends DType>(
   rcond?: number | null | LstsqOptions,
 ): LstsqResult<ResultType<A, B>>;
 export function lstsq(a: GPUArray, b: GPUArray, ...args: unknown[]): unknown {
-  checkArray(a, "lstsq");
-  checkArray(b, "lstsq");
+  checkReal(a, "lstsq");
+  checkReal(b, "lstsq");
   const options = optionsOf<LstsqOptions>(
     "lstsq",
     args,

@@ -16,7 +16,7 @@ import { norm as twoNorm } from "../ops/norm.ts";
 import { max, min, sum } from "../ops/reductions.ts";
 import { moveaxis, reshape } from "../ops/views.ts";
 import { abs, ne, pow } from "../api/elementwise.ts";
-import { checkArray } from "./operands.ts";
+import { checkReal } from "./operands.ts";
 import { svdvals } from "./svd.ts";
 
 /** NumPy's `ord`s: a number (`Infinity` and `-Infinity` included), `"fro"` or `"nuc"`, or null for the 2-norm. */
@@ -132,7 +132,7 @@ function matrixNorm(
  */
 export function norm(x: GPUArray, ord?: NormOrd | LinalgNormOptions, ...rest: unknown[]): number | GPUArray;
 export function norm(x: GPUArray, ...args: unknown[]): number | GPUArray {
-  checkArray(x, "norm");
+  checkReal(x, "norm");
   const options = optionsOf<LinalgNormOptions>(
     "norm",
     args,

@@ -27,10 +27,15 @@ export interface CheckOptions {
   readonly check?: boolean;
 }
 
-/** Throws unless `a` is a GPUArray. */
-export function checkArray(a: unknown, what: string): asserts a is GPUArray {
+/** Throws unless `a` is a GPUArray of real numbers (`ga.linalg` factors real matrices). */
+export function checkReal(a: unknown, what: string): asserts a is GPUArray {
   if (!(a instanceof GPUArray)) {
     throw new TypeError(`Cannot ${what} ${a === null ? "null" : typeof a}: pass a GPUArray`);
+  }
+  if (a.dtype === "complex64" || a.dtype === "complex128") {
+    throw new TypeError(
+      `Cannot ${what} a ${a.dtype} array: ga.linalg factors real matrices (float32, float64)`,
+    );
   }
 }
 

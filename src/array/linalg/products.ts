@@ -12,7 +12,7 @@ import { assign } from "../ops/assign.ts";
 import { matmul } from "../ops/matmul.ts";
 import { broadcastTo, expandDims, reshape } from "../ops/views.ts";
 import { arrayLike } from "./lapack.ts";
-import { checkArray, matrixShape } from "./operands.ts";
+import { checkReal, matrixShape } from "./operands.ts";
 import { identities, inv, type LinalgType } from "./solve.ts";
 
 /**
@@ -31,7 +31,7 @@ import { identities, inv, type LinalgType } from "./solve.ts";
  * ```
  */
 export function matrixPower<D extends DType>(a: GPUArray<D>, n: number): GPUArray<D | LinalgType<D>> {
-  checkArray(a, "matrixPower");
+  checkReal(a, "matrixPower");
   if (!Number.isInteger(n)) {
     throw new TypeError(`Cannot matrixPower with n = ${String(n)}: the exponent must be an integer`);
   }

@@ -13,7 +13,7 @@ import { assign } from "../ops/assign.ts";
 import { slice, swapaxes } from "../ops/views.ts";
 import { triu } from "../routines/matrices.ts";
 import { arrayLike, qrFactor, qrForm } from "./lapack.ts";
-import { checkArray, columnMajorCopy, linalgType, matrixShape } from "./operands.ts";
+import { checkReal, columnMajorCopy, linalgType, matrixShape } from "./operands.ts";
 import { named } from "./results.ts";
 import { type LinalgType, rowMajor } from "./solve.ts";
 
@@ -80,7 +80,7 @@ export function qr<D extends DType>(
   mode: "r" | { readonly mode: "r" },
 ): GPUArray<LinalgType<D>>;
 export function qr(a: GPUArray, ...args: unknown[]): unknown {
-  checkArray(a, "qr");
+  checkReal(a, "qr");
   const { mode = "reduced" } = optionsOf<QrOptions>(
     "qr",
     args,

@@ -17,9 +17,9 @@ import { EPSILON } from "./kernel_text.ts";
 import { decompose, svdvals } from "./svd.ts";
 import { eigh, eigvalsh } from "./eigh.ts";
 import {
-  checkArray,
   checking,
   type CheckOptions,
+  checkReal,
   flag,
   type LinalgDType,
   linalgType,
@@ -102,7 +102,7 @@ export function pinv<D extends DType>(
   options?: PinvOptions,
 ): GPUArray<LinalgType<D>>;
 export function pinv(a: GPUArray, ...args: unknown[]): GPUArray {
-  checkArray(a, "pinv");
+  checkReal(a, "pinv");
   const options = optionsOf<PinvOptions>(
     "pinv",
     args,
@@ -161,7 +161,7 @@ export function matrixRank(
   options?: MatrixRankOptions,
 ): number | GPUArray<"int64">;
 export function matrixRank(a: GPUArray, ...args: unknown[]): number | GPUArray<"int64"> {
-  checkArray(a, "matrixRank");
+  checkReal(a, "matrixRank");
   const options = optionsOf<MatrixRankOptions>(
     "matrixRank",
     args,

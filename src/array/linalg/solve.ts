@@ -15,9 +15,9 @@ import { diagonal, expandDims, reshape, swapaxes } from "../ops/views.ts";
 import { checkInfo, type Failure } from "./errors.ts";
 import { arrayLike, luFactor, luSolve } from "./lapack.ts";
 import {
-  checkArray,
   checking,
   type CheckOptions,
+  checkReal,
   columnMajorCopy,
   commonType,
   type LinalgDType,
@@ -80,8 +80,8 @@ export function solve<A extends DType, B extends DType>(
   options?: CheckOptions,
 ): GPUArray<LinalgType<ResultType<A, B>>>;
 export function solve(a: GPUArray, b: GPUArray, ...args: unknown[]): GPUArray {
-  checkArray(a, "solve");
-  checkArray(b, "solve");
+  checkReal(a, "solve");
+  checkReal(b, "solve");
   const check = checking(checkOptionsOf("solve", args));
   const { batch: aBatch, n } = matrixShape(a, "solve", true);
   const dtype = commonType(a, b, "solve");
@@ -135,7 +135,7 @@ export function solve(a: GPUArray, b: GPUArray, ...args: unknown[]): GPUArray {
  */
 export function inv<D extends DType>(a: GPUArray<D>, options?: CheckOptions): GPUArray<LinalgType<D>>;
 export function inv(a: GPUArray, ...args: unknown[]): GPUArray {
-  checkArray(a, "inv");
+  checkReal(a, "inv");
   const check = checking(checkOptionsOf("inv", args));
   const { batch, n } = matrixShape(a, "inv", true);
   const dtype = linalgType(a, a.dtype, "inv");

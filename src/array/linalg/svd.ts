@@ -19,9 +19,9 @@ import { tril } from "../routines/matrices.ts";
 import { checkInfo } from "./errors.ts";
 import { arrayLike, infoOf, matricesOf, qrFactor, qrForm, vectorsOf, vendorSolver } from "./lapack.ts";
 import {
-  checkArray,
   checking,
   type CheckOptions,
+  checkReal,
   columnMajorCopy,
   countOf,
   flag,
@@ -246,7 +246,7 @@ export function svd<D extends DType>(
   options?: Omit<SvdOptions, "fullMatrices" | "computeUv">,
 ): GPUArray<LinalgType<D>>;
 export function svd(a: GPUArray, ...args: unknown[]): unknown {
-  checkArray(a, "svd");
+  checkReal(a, "svd");
   const isBool = (v: unknown) => typeof v === "boolean";
   const options = optionsOf<SvdOptions>(
     "svd",
@@ -278,7 +278,7 @@ export function svd(a: GPUArray, ...args: unknown[]): unknown {
  * ```
  */
 export function svdvals<D extends DType>(a: GPUArray<D>, options?: CheckOptions): GPUArray<LinalgType<D>> {
-  checkArray(a, "svdvals");
+  checkReal(a, "svdvals");
   const o = optionsOf<CheckOptions>("svdvals", [options], [], ["check"], "{ check: false }");
   return decompose(a, false, false, checking(o), "svdvals").s as GPUArray<LinalgType<D>>;
 }

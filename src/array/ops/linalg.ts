@@ -33,6 +33,9 @@ function checkPair(a: unknown, b: unknown, what: string): void {
   if (!(a instanceof GPUArray) || !(b instanceof GPUArray)) {
     throw new TypeError(`Cannot ${what} a non-array: pass two GPUArrays`);
   }
+  if ([a.dtype, b.dtype].some((d) => d === "complex64" || d === "complex128")) {
+    throw new TypeError(`Cannot ${what} complex arrays yet: use ga.matmul, which takes them`);
+  }
 }
 
 function shapes(a: GPUArray, b: GPUArray, what: string): string {

@@ -139,6 +139,9 @@ export function norm<D extends DType>(
 ): GPUArray<MeanType<D>>;
 export function norm(a: GPUArray, ...args: unknown[]): unknown {
   if (!(a instanceof GPUArray)) throw new TypeError(`Cannot norm ${typeof a}: pass a GPUArray`);
+  if (a.dtype === "complex64" || a.dtype === "complex128") {
+    throw new TypeError(`Cannot norm a ${a.dtype} array here: take the norm of ga.abs(a), which is the same`);
+  }
   const options = optionsOf<NormOptions & { ord?: unknown }>(
     "norm",
     args,

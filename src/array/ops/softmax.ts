@@ -43,6 +43,9 @@ function run(log: boolean, a: unknown, args: readonly unknown[]): GPUArray {
   if (!(a instanceof GPUArray)) {
     throw new TypeError(`Cannot ${what} ${a === null ? "null" : typeof a}: pass a GPUArray`);
   }
+  if (a.dtype === "complex64" || a.dtype === "complex128") {
+    throw new TypeError(`Cannot ${what} a ${a.dtype} array: it is defined for real numbers`);
+  }
   const options = optionsOf<SoftmaxOptions>(what, args, [AXIS], ["axis", "out"], "{ axis: 0 }");
   const axis = normalizeAxis(options.axis ?? -1, a.ndim, what);
   const outType = mathType(a.dtype);

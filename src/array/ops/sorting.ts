@@ -47,6 +47,20 @@ export function checkArray(a: unknown, what: string): GPUArray {
   return a;
 }
 
+/**
+ * Throws unless `a` is a GPUArray of real numbers: what orders, counts, bins or factors elements
+ * (sorting, sets, statistics, `ga.linalg`) is not defined here for complex numbers.
+ */
+export function checkReal(a: unknown, what: string): GPUArray {
+  const x = checkArray(a, what);
+  if (x.dtype === "complex64" || x.dtype === "complex128") {
+    throw new TypeError(
+      `Cannot ${what} a ${x.dtype} array: it is not defined for complex numbers here; take ga.real(a), ga.imag(a) or ga.abs(a) first`,
+    );
+  }
+  return x;
+}
+
 /** A temporary view or copy made from `a`, used once and then released. */
 function consume<D extends DType, E extends DType>(v: GPUArray<D>, make: (v: GPUArray<D>) => GPUArray<E>) {
   try {
@@ -168,7 +182,7 @@ export function sort<D extends DType>(
   options?: AfterAxis<SortOptions>,
 ): GPUArray<D>;
 export function sort<D extends DType>(a: GPUArray<D>, ...args: unknown[]): GPUArray<D> {
-  checkArray(a, "sort");
+  checkReal(a, "sort");
   const options = optionsOf<SortOptions>("sort", args, [AXIS_OR_NULL], ["axis", "out"], "{ axis: 0 }");
   const axis = options.axis === undefined ? -1 : options.axis;
   if (!isTracked(a)) {
@@ -221,7 +235,7 @@ export function argsort(
   options?: AfterAxis<SortOptions>,
 ): GPUArray<"int64">;
 export function argsort(a: GPUArray, ...args: unknown[]): GPUArray<"int64"> {
-  checkArray(a, "argsort");
+  checkReal(a, "argsort");
   const options = optionsOf<SortOptions>("argsort", args, [AXIS_OR_NULL], ["axis", "out"], "{ axis: 0 }");
   const axis = options.axis === undefined ? -1 : options.axis;
   return sortAlong(a, axis, undefined, false, { indices: options.out ?? true }, "argsort")
@@ -235,7 +249,7 @@ export function argsort(a: GPUArray, ...args: unknown[]): GPUArray<"int64"> {
  * @throws {RangeError} for an axis out of range, or a broadcast view (its elements overlap).
  */
 export function sortInPlace(a: GPUArray, args: readonly unknown[]): void {
-  checkArray(a, "sort");
+  checkReal(a, "sort");
   const options = optionsOf<{ axis?: number | null }>("sort", args, [AXIS_OR_NULL], ["axis"], "{ axis: 0 }");
   if (options.axis === null) {
     throw new TypeError("Cannot sort an array in place with axis null: use ga.sort(a, { axis: null })");
@@ -314,7 +328,7 @@ export function topk<D extends DType>(
   options?: Omit<TopkOptions, "axis" | "largest">,
 ): TopkResult<D>;
 export function topk<D extends DType>(a: GPUArray<D>, k: number, ...args: unknown[]): TopkResult<D> {
-  checkArray(a, "topk");
+  checkReal(a, "topk");
   const options = optionsOf<TopkOptions>(
     "topk",
     args,

@@ -303,6 +303,7 @@ export function callOp(
 }
 
 const WHERE = defineOp("where", 3, {
+  complex: true,
   rule: {
     name: "same",
     types: ([c, x, y]) => {
@@ -310,7 +311,8 @@ const WHERE = defineOp("where", 3, {
       return { inputs: [computeType(c!), compute, compute], compute, out };
     },
   },
-  expr: (e, [c, x, y]) => e.select(e.bin("!=", c!, e.lit(0)), x!, y!),
+  // The condition is tested against a zero of its own dtype.
+  expr: (e, [c, x, y]) => e.select(e.bin("!=", c!, { node: "literal", value: 0, type: c!.type }), x!, y!),
   vjp: (g, { inputs: [c], need, ops }) => [
     undefined,
     need[1] ? ops.where(c as GPUArray, g, 0) : undefined,

@@ -20,7 +20,7 @@ import { type DType, DTYPES } from "../../kernel/dtype.ts";
 import { showShape } from "../core/layout.ts";
 import { numberSlot, optionsOf } from "../core/axis_args.ts";
 import { max, min } from "../ops/reductions.ts";
-import { checkArray } from "../ops/sorting.ts";
+import { checkReal } from "../ops/sorting.ts";
 import { ascontiguousarray } from "../ops/views.ts";
 
 /** One axis of a binning: the samples, their bins' edges (contiguous, in the dtype they are compared in) and the bin count. */
@@ -286,7 +286,7 @@ export function checkWeights(
   what: string,
 ): GPUArray | undefined {
   if (weights === undefined) return undefined;
-  checkArray(weights, `${what} with weights`);
+  checkReal(weights, `${what} with weights`);
   if (weights.shape.length !== shape.length || weights.shape.some((e, k) => e !== shape[k])) {
     throw new RangeError(
       `Cannot ${what} with weights of shape ${showShape(weights.shape)}: they must have the samples' shape ${
@@ -339,7 +339,7 @@ export function bincount(
 ): GPUArray;
 export function bincount(x: GPUArray, ...args: unknown[]): GPUArray {
   const what = "bincount";
-  checkArray(x, "bincount");
+  checkReal(x, "bincount");
   const options = optionsOf<BincountOptions>(
     what,
     args,

@@ -16,6 +16,7 @@ import { runLoop } from "../exec/loop.ts";
 import { scanAlong } from "../ops/scan.ts";
 import { gather, takeWith, validRange } from "../ops/indexing.ts";
 import { ravel } from "../ops/views.ts";
+import { checkReal } from "../ops/sorting.ts";
 
 /** What these calls read on the host (see `Backend.checkHostRead`). */
 const RESULT_SIZE = "the size of its result";
@@ -88,7 +89,7 @@ function checkArray(a: unknown, what: string): GPUArray {
  * ```
  */
 export function nonzero(a: GPUArray): GPUArray<"int64">[] {
-  checkArray(a, "nonzero");
+  checkReal(a, "nonzero");
   if (a.ndim === 0) {
     throw new RangeError("Cannot take nonzero() of a 0-d array: reshape it to 1-D first (a.reshape(1))");
   }
@@ -111,7 +112,7 @@ export function nonzero(a: GPUArray): GPUArray<"int64">[] {
  * ```
  */
 export function argwhere(a: GPUArray): GPUArray<"int64"> {
-  checkArray(a, "argwhere");
+  checkReal(a, "argwhere");
   a.backend.checkHostRead("argwhere()", RESULT_SIZE);
   if (a.ndim === 0) {
     using flat = viewOf(a, { shape: [1], strides: [0], offset: a.offset });

@@ -17,7 +17,7 @@ import { flip, slice } from "../ops/views.ts";
 import { all, any, max, min, sum } from "../ops/reductions.ts";
 import { div, ge, gt, le, mul, sub } from "../api/elementwise.ts";
 import { searchsorted } from "./search.ts";
-import { checkArray } from "../ops/sorting.ts";
+import { checkReal } from "../ops/sorting.ts";
 import { binCounts, checkWeights, sumType } from "./binning.ts";
 
 const kindOf = (d: DType) => DTYPES[d].kind;
@@ -154,7 +154,7 @@ function axisEdges(
 }
 
 function checkSamples(a: unknown, what: string): GPUArray {
-  const x = checkArray(a, what);
+  const x = checkReal(a, what);
   if (x.dtype === "bool") {
     throw new TypeError(`Cannot ${what} a bool array: convert it with astype("int8") first`);
   }
@@ -398,8 +398,8 @@ export function digitize(
   bins: GPUArray,
   right?: boolean | DigitizeOptions,
 ): GPUArray<"int64"> {
-  checkArray(x, "digitize");
-  checkArray(bins, "digitize with bins");
+  checkReal(x, "digitize");
+  checkReal(bins, "digitize with bins");
   const options = optionsOf<DigitizeOptions>(
     "digitize",
     [right],

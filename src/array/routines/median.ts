@@ -11,7 +11,7 @@ import { DTYPES } from "../../kernel/dtype.ts";
 import { GPUArray } from "../core/gpuarray.ts";
 import { type AfterAxis, AXES, type AxisArg, optionsOf } from "../core/axis_args.ts";
 import { astype, fill } from "../ops/assign.ts";
-import { checkArray, sort } from "../ops/sorting.ts";
+import { checkReal, sort } from "../ops/sorting.ts";
 import { countNonzero } from "../ops/reductions.ts";
 import { where } from "../ops/ufunc.ts";
 import { add, eq, floor, isnan, logicalNot, maximum, mul, sub } from "../api/elementwise.ts";
@@ -51,7 +51,7 @@ function middle(lo: GPUArray, hi: GPUArray, same: GPUArray | boolean): GPUArray 
 
 function medianOf(a: GPUArray, args: readonly unknown[], nan: boolean): unknown {
   const what = nan ? "nanmedian" : "median";
-  checkArray(a, `take the ${what} of`);
+  checkReal(a, `take the ${what} of`);
   const o = optionsOf<MedianOptions>(what, args, [AXES], ["axis", "keepdims"], "{ axis: 0 }");
   const keepdims = o.keepdims === true;
   const rows = along(a, o.axis, what);

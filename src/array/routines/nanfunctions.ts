@@ -35,7 +35,7 @@ import { cumprod, cumsum, type ScanOptions } from "../ops/scan.ts";
 import { astype } from "../ops/assign.ts";
 import { where } from "../ops/ufunc.ts";
 import { div, isnan, le, logicalNot, mul, sqrt, sub } from "../api/elementwise.ts";
-import { checkArray } from "../ops/sorting.ts";
+import { checkReal } from "../ops/sorting.ts";
 
 const isFloat = (d: DType) => DTYPES[d].kind === "float";
 
@@ -46,7 +46,7 @@ function replaced(a: GPUArray, value: number): GPUArray {
 }
 
 function varianceOf(a: GPUArray, args: readonly unknown[], what: "nanvar" | "nanstd"): unknown {
-  checkArray(a, `take the ${what} of`);
+  checkReal(a, `take the ${what} of`);
   const o = optionsOf<VarOptions>(what, args, [AXES], ["axis", "keepdims", "ddof"], "{ axis: 0 }");
   if (!isFloat(a.dtype)) return (what === "nanvar" ? variance : std)(a, o);
   const ddof = o.ddof ?? 0;
@@ -150,7 +150,7 @@ export function nanprod<D extends DType>(
   options?: AfterAxis<ReduceOptions>,
 ): GPUArray<SumType<D>>;
 export function nanprod(a: GPUArray, ...args: unknown[]): unknown {
-  checkArray(a, "take the nanprod of");
+  checkReal(a, "take the nanprod of");
   if (!isFloat(a.dtype)) return (prod as (a: GPUArray, ...r: unknown[]) => unknown)(a, ...args);
   using x = replaced(a, 1);
   return (prod as (a: GPUArray, ...r: unknown[]) => unknown)(x, ...args);
@@ -174,7 +174,7 @@ export function nancumsum<D extends DType>(
   options?: AfterAxis<ScanOptions>,
 ): GPUArray<SumType<D>>;
 export function nancumsum(a: GPUArray, ...args: unknown[]): GPUArray {
-  checkArray(a, "take the nancumsum of");
+  checkReal(a, "take the nancumsum of");
   const scan = cumsum as (a: GPUArray, ...r: unknown[]) => GPUArray;
   if (!isFloat(a.dtype)) return scan(a, ...args);
   using x = replaced(a, 0);
@@ -199,7 +199,7 @@ export function nancumprod<D extends DType>(
   options?: AfterAxis<ScanOptions>,
 ): GPUArray<SumType<D>>;
 export function nancumprod(a: GPUArray, ...args: unknown[]): GPUArray {
-  checkArray(a, "take the nancumprod of");
+  checkReal(a, "take the nancumprod of");
   const scan = cumprod as (a: GPUArray, ...r: unknown[]) => GPUArray;
   if (!isFloat(a.dtype)) return scan(a, ...args);
   using x = replaced(a, 1);
@@ -207,7 +207,7 @@ export function nancumprod(a: GPUArray, ...args: unknown[]): GPUArray {
 }
 
 function argOf(a: GPUArray, args: readonly unknown[], what: "nanargmax" | "nanargmin"): unknown {
-  checkArray(a, `take the ${what} of`);
+  checkReal(a, `take the ${what} of`);
   const o = optionsOf<ArgOptions>(what, args, [AXIS], ["axis", "keepdims", "out"], "{ axis: 0 }");
   const plain = (what === "nanargmax" ? argmax : argmin) as (a: GPUArray, o: ArgOptions) => unknown;
   if (!isFloat(a.dtype)) return plain(a, o);

@@ -9,7 +9,7 @@ import type { DType } from "../../kernel/dtype.ts";
 import type { GPUArray } from "../core/gpuarray.ts";
 import { normalizeAxis } from "../core/layout.ts";
 import { AXIS_OR_NULL, optionsOf } from "../core/axis_args.ts";
-import { argsort, checkArray, sort, sortInPlace } from "../ops/sorting.ts";
+import { argsort, checkReal, sort, sortInPlace } from "../ops/sorting.ts";
 
 /**
  * Options of {@link partition} and {@link argpartition}.
@@ -64,7 +64,7 @@ export function partition<D extends DType>(
   kth: number | readonly number[],
   axis?: number | null | PartitionOptions,
 ): GPUArray<D> {
-  checkArray(a, "partition");
+  checkReal(a, "partition");
   axis = axisOfPartition([axis], "partition");
   checkKth(a, kth, axis, "partition");
   return sort(a, axis);
@@ -87,7 +87,7 @@ export function argpartition(
   kth: number | readonly number[],
   axis?: number | null | PartitionOptions,
 ): GPUArray<"int64"> {
-  checkArray(a, "argpartition");
+  checkReal(a, "argpartition");
   axis = axisOfPartition([axis], "argpartition");
   checkKth(a, kth, axis, "argpartition");
   return argsort(a, axis) as GPUArray<"int64">;
@@ -105,7 +105,7 @@ export function partitionInPlace(
   kth: number | readonly number[],
   args: readonly unknown[],
 ): void {
-  checkArray(a, "partition");
+  checkReal(a, "partition");
   const axis = axisOfPartition(args, "partition");
   if (axis === null) {
     throw new TypeError("Cannot partition an array in place with axis null: use ga.partition(a, kth, null)");

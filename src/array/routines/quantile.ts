@@ -19,7 +19,7 @@ import { where } from "../ops/ufunc.ts";
 import { add, ceil, eq, floor, ge, isnan, logicalNot, maximum, mul, rint, sub } from "../api/elementwise.ts";
 import { stack } from "./join.ts";
 import { type Along, along, pick, pickEach, shaped } from "./along.ts";
-import { checkArray } from "../ops/sorting.ts";
+import { checkReal } from "../ops/sorting.ts";
 
 /**
  * How a quantile between two elements is taken (NumPy's `method`): `"linear"` interpolates (the
@@ -226,7 +226,7 @@ function quantileOf(
   nan: boolean,
   what: string,
 ) {
-  checkArray(
+  checkReal(
     a,
     what === "percentile" || what === "nanpercentile" ? "take the percentile of" : `take the ${what} of`,
   );

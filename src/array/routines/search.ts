@@ -18,7 +18,7 @@ import { resultType } from "../core/dtypes.ts";
 import { blockShare, keyOrder, sortKernel, sortRows, SortScratch, variantFor } from "../exec/radix.ts";
 import { SORT_BLOCK, sortTile, type SortVariant } from "../exec/sort_keys_source.ts";
 import { searchSource } from "../exec/search_source.ts";
-import { checkArray } from "../ops/sorting.ts";
+import { checkReal } from "../ops/sorting.ts";
 import type { Backend, BackendKernel } from "../../device/backend.ts";
 import { checkOptions } from "../../kernel/options.ts";
 import { uniqueAlong } from "./lexsort.ts";
@@ -107,7 +107,7 @@ export function unique<D extends DType>(
   a: GPUArray<D>,
   options?: UniqueOptions,
 ): GPUArray<D> | UniqueResult<D> {
-  checkArray(a, "take the unique values of");
+  checkReal(a, "take the unique values of");
   checkOptions(options, "take unique values", "{ returnCounts: true }", [
     "returnCounts",
     "returnInverse",
@@ -218,8 +218,8 @@ export function searchsorted(
   values: GPUArray,
   options: SearchsortedOptions = {},
 ): GPUArray<"int64"> {
-  checkArray(sorted, "searchsorted in");
-  checkArray(values, "searchsorted for");
+  checkReal(sorted, "searchsorted in");
+  checkReal(values, "searchsorted for");
   checkOptions(options, "searchsorted", '{ side: "right" }', ["side"]);
   const side = options.side ?? "left";
   if (side !== "left" && side !== "right") {

@@ -19,7 +19,7 @@ import { eq, isnan, logicalAnd, logicalNot, logicalOr, minimum, ne, sub } from "
 import { searchsorted, unique } from "./search.ts";
 import { concatenate } from "./join.ts";
 import { mask } from "./compact.ts";
-import { checkArray } from "../ops/sorting.ts";
+import { checkReal } from "../ops/sorting.ts";
 
 /**
  * Options of {@link arrayEqual}.
@@ -48,8 +48,8 @@ export interface ArrayEqualOptions {
  * ```
  */
 export function arrayEqual(a1: GPUArray, a2: GPUArray, options?: ArrayEqualOptions): boolean {
-  checkArray(a1, "compare");
-  checkArray(a2, "compare with");
+  checkReal(a1, "compare");
+  checkReal(a2, "compare with");
   checkOptions(options, "arrayEqual", "{ equalNan: true }", ["equalNan"]);
   if (a1.ndim !== a2.ndim || a1.shape.some((e, k) => e !== a2.shape[k])) return false;
   using same = eq(a1, a2);
@@ -86,8 +86,8 @@ export interface IsinOptions {
  * ```
  */
 export function isin(element: GPUArray, testElements: GPUArray, options?: IsinOptions): GPUArray<"bool"> {
-  checkArray(element, "test membership of");
-  checkArray(testElements, "test membership in");
+  checkReal(element, "test membership of");
+  checkReal(testElements, "test membership in");
   checkOptions(options, "isin", "{ invert: true }", ["invert"]);
   const invert = options?.invert === true;
   if (testElements.size === 0 || element.size === 0) {
@@ -152,8 +152,8 @@ export function intersect1d(
   ar2: GPUArray,
   options?: Intersect1dOptions,
 ): GPUArray | [GPUArray, GPUArray<"int64">, GPUArray<"int64">] {
-  checkArray(ar1, "intersect");
-  checkArray(ar2, "intersect with");
+  checkReal(ar1, "intersect");
+  checkReal(ar2, "intersect with");
   checkOptions(options, "intersect1d", "{ returnIndices: true }", ["assumeUnique", "returnIndices"]);
   const indices = options?.returnIndices === true;
   const once = (a: GPUArray) => {
@@ -188,8 +188,8 @@ export function intersect1d(
  * ```
  */
 export function union1d(ar1: GPUArray, ar2: GPUArray): GPUArray {
-  checkArray(ar1, "take the union of");
-  checkArray(ar2, "take the union with");
+  checkReal(ar1, "take the union of");
+  checkReal(ar2, "take the union with");
   using both = concatenate([ar1, ar2], null);
   return unique(both);
 }
@@ -223,8 +223,8 @@ export function setdiff1d<D extends DType>(
   ar2: GPUArray,
   options?: SetOptions,
 ): GPUArray<D> {
-  checkArray(ar1, "take the difference of");
-  checkArray(ar2, "take the difference with");
+  checkReal(ar1, "take the difference of");
+  checkReal(ar2, "take the difference with");
   checkOptions(options, "setdiff1d", "{ assumeUnique: true }", ["assumeUnique"]);
   using u1 = options?.assumeUnique === true ? ravel(ar1) : unique(ar1);
   using out = isin(u1, ar2, { invert: true });
@@ -242,8 +242,8 @@ export function setdiff1d<D extends DType>(
  * ```
  */
 export function setxor1d(ar1: GPUArray, ar2: GPUArray, options?: SetOptions): GPUArray {
-  checkArray(ar1, "take the symmetric difference of");
-  checkArray(ar2, "take the symmetric difference with");
+  checkReal(ar1, "take the symmetric difference of");
+  checkReal(ar2, "take the symmetric difference with");
   checkOptions(options, "setxor1d", "{ assumeUnique: true }", ["assumeUnique"]);
   const own = (a: GPUArray) => (options?.assumeUnique === true ? ravel(a) : unique(a));
   using u1 = own(ar1), u2 = own(ar2);

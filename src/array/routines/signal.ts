@@ -21,7 +21,7 @@ import { argsort } from "../ops/sorting.ts";
 import { take } from "../ops/indexing.ts";
 import { add, remainder, sub } from "../api/elementwise.ts";
 import { concatenate } from "./join.ts";
-import { checkArray } from "../ops/sorting.ts";
+import { checkReal } from "../ops/sorting.ts";
 
 /**
  * What part of the full correlation or convolution to return: `"full"` (every overlap, length
@@ -40,7 +40,7 @@ export type ConvolveMode = "full" | "same" | "valid";
 const MODES: readonly ConvolveMode[] = ["full", "same", "valid"];
 
 function checkSignal(x: unknown, name: string, what: string): GPUArray {
-  const a = checkArray(x, `${what} with ${name}`);
+  const a = checkReal(x, `${what} with ${name}`);
   if (a.ndim !== 1 || a.size === 0) {
     throw new RangeError(
       `Cannot ${what} with ${name} of shape ${showShape(a.shape)}: give a non-empty 1-D array`,
@@ -214,9 +214,9 @@ export function interp(
 ): GPUArray<"float64">;
 export function interp(x: GPUArray, xp: GPUArray, fp: GPUArray, ...args: unknown[]): GPUArray<"float64"> {
   const what = "interp";
-  checkArray(x, what);
-  checkArray(xp, `${what} at`);
-  checkArray(fp, `${what} between`);
+  checkReal(x, what);
+  checkReal(xp, `${what} at`);
+  checkReal(fp, `${what} between`);
   const options = optionsOf<InterpOptions>(
     what,
     args,

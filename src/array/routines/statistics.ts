@@ -18,7 +18,7 @@ import { matmul } from "../ops/matmul.ts";
 import { clip } from "../ops/ufunc.ts";
 import { div, eq, lt, mul, ne, rint, sqrt, sub } from "../api/elementwise.ts";
 import { concatenate } from "./join.ts";
-import { checkArray } from "../ops/sorting.ts";
+import { checkReal } from "../ops/sorting.ts";
 
 const isFloat = (d: DType) => DTYPES[d].kind === "float";
 
@@ -84,7 +84,7 @@ export function average(
   options: AfterAxis<AverageOptions> & { returned: true },
 ): [GPUArray, GPUArray];
 export function average(a: GPUArray, ...args: unknown[]): Value | [Value, Value] {
-  checkArray(a, "average");
+  checkReal(a, "average");
   const o = optionsOf<AverageOptions>(
     "average",
     args,
@@ -114,7 +114,7 @@ function averageOf(a: GPUArray, o: AverageOptions): { avg: GPUArray; scale: GPUA
     const count = axes.reduce((p, d) => p * a.shape[d]!, 1);
     return { avg, scale: fill(new GPUArray(a.backend, avg.shape, avg.dtype), count) };
   }
-  checkArray(w, "average with weights");
+  checkReal(w, "average with weights");
   const dtype: DType = isFloat(a.dtype)
     ? resultType(a.dtype, w.dtype)
     : resultType(resultType(a.dtype, w.dtype), "float64");
@@ -191,7 +191,7 @@ function variables(x: GPUArray, rowvar: boolean, what: string): GPUArray {
 }
 
 function observationWeights(w: GPUArray, n: number, name: string, integer: boolean): GPUArray {
-  checkArray(w, `cov with ${name}`);
+  checkReal(w, `cov with ${name}`);
   if (w.ndim !== 1 || w.size !== n) {
     throw new RangeError(
       `Cannot cov with ${name} of shape ${
@@ -238,7 +238,7 @@ export function cov(m: GPUArray, y?: GPUArray | CovOptions, options?: CovOptions
     options = y;
     y = undefined;
   }
-  checkArray(m, "cov");
+  checkReal(m, "cov");
   checkOptions(options, "cov", "{ rowvar: false }", ["rowvar", "bias", "ddof", "fweights", "aweights"]);
   const rowvar = options?.rowvar ?? true;
   let x = variables(m, rowvar, "cov");
@@ -247,7 +247,7 @@ export function cov(m: GPUArray, y?: GPUArray | CovOptions, options?: CovOptions
     return new GPUArray(m.backend, [0, 0], "float64");
   }
   if (y !== undefined) {
-    using yv = variables(checkArray(y, "cov with"), rowvar, "cov");
+    using yv = variables(checkReal(y, "cov with"), rowvar, "cov");
     if (yv.shape[1] !== x.shape[1]) {
       x.free();
       throw new RangeError(
