@@ -118,6 +118,7 @@ export * as linalg from "./linalg/mod.ts";
 export { CusolverError } from "../device/cusolver.ts";
 export { CudnnError } from "../device/cudnn.ts";
 export type { Solver, SolverJob, SolverJobs, SolverMatrices, SolverVectors } from "../device/solver.ts";
+export type { Fft, FftJob, FftLayout } from "../device/fft.ts";
 export type { ConvDescription, Dnn, DnnOperand } from "../device/dnn.ts";
 export { einsum, tensordot } from "./ops/einsum.ts";
 export { cumprod, cumsum, diff, type DiffOptions, type ScanOptions } from "./ops/scan.ts";
@@ -210,6 +211,7 @@ export {
 } from "./routines/index_tricks.ts";
 export { argpartition, partition, type PartitionOptions } from "./routines/partition.ts";
 export * as random from "./routines/random.ts";
+export * as fft from "./fft/mod.ts";
 export {
   type BinaryResult,
   type BoolAsInt8,

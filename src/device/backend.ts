@@ -11,6 +11,7 @@ import type { LaunchConfig } from "../kernel/dims.ts";
 import type { Gemm, GemmEpilogue } from "./gemm.ts";
 import type { Solver } from "./solver.ts";
 import type { Dnn } from "./dnn.ts";
+import type { Fft } from "./fft.ts";
 
 /**
  * Device memory of a backend.
@@ -182,8 +183,8 @@ export interface Backend {
   readonly blas?: Blas;
   /** LAPACK's factorizations on the vendor's solver (cuSOLVER on CUDA); undefined where there is none (`ga.linalg` runs its own kernels there). */
   readonly solver?: Solver;
-  /** Where a vendor FFT (cuFFT on CUDA) will go; none yet. */
-  readonly fft?: never;
+  /** Batched 1-D FFTs on the vendor's library (cuFFT on CUDA); undefined where there is none (`ga.fft` runs its own kernels there). */
+  readonly fft?: Fft;
   /** Convolutions on the vendor's neural-network library (cuDNN on CUDA); undefined where there is none (`nn` runs its own kernels there). */
   readonly dnn?: Dnn;
   /** Whether `value` is device memory of this backend's kind (a buffer its launches take). */

@@ -25,6 +25,8 @@ import { cusolverOf } from "./cusolver.ts";
 import type { Solver } from "./solver.ts";
 import type { Dnn } from "./dnn.ts";
 import { cudnnOf } from "./cudnn.ts";
+import type { Fft } from "./fft.ts";
+import { cufftOf } from "./cufft.ts";
 
 /** The fix for array work on the legacy default stream while a capture is in progress. */
 const RECORD_IT =
@@ -107,6 +109,7 @@ export class CudaBackend implements Backend {
   /** cuSOLVER on this backend's context. */
   readonly solver: Solver = cusolverOf(this);
   #dnn: Dnn | undefined | null = null;
+  #fft: Fft | undefined | null = null;
   /** The context arrays live in. */
   readonly context: cuda.Context;
   readonly #kernels = new Map<string, CudaKernel>();
@@ -125,6 +128,12 @@ export class CudaBackend implements Backend {
   get dnn(): Dnn | undefined {
     if (this.#dnn === null) this.#dnn = cudnnOf(this);
     return this.#dnn;
+  }
+
+  /** cuFFT on this backend's context, looked for on first use; undefined where it does not load. */
+  get fft(): Fft | undefined {
+    if (this.#fft === null) this.#fft = cufftOf(this);
+    return this.#fft;
   }
 
   supports(_dtype: DType): boolean {

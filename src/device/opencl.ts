@@ -97,7 +97,7 @@ export class OpenCLBackend implements Backend {
   }
 
   supports(dtype: DType): boolean {
-    if (dtype === "float64") return this.#fp64;
+    if (dtype === "float64" || dtype === "complex128") return this.#fp64;
     if (dtype === "float16") return this.#fp16;
     return dtype !== "bfloat16";
   }

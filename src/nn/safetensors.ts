@@ -35,7 +35,7 @@ const FORMAT: Readonly<Record<string, { readonly size: number; readonly dtype?: 
 
 const NAME_OF = Object.fromEntries(
   Object.entries(FORMAT).filter(([, f]) => f.dtype !== undefined).map(([name, f]) => [f.dtype!, name]),
-) as Readonly<Record<DType, string>>;
+) as Readonly<Partial<Record<DType, string>>>;
 
 /** The largest header the format allows (as the reference implementation). */
 const MAX_HEADER = 100_000_000;
@@ -354,6 +354,13 @@ export function saveSafetensors(
     throw new TypeError(
       "Cannot save safetensors metadata that is not an object of strings: convert each value with String()",
     );
+  }
+  for (const [name, a] of entries) {
+    if (NAME_OF[a.dtype] === undefined) {
+      throw new TypeError(
+        `Cannot save the ${a.dtype} tensor ${JSON.stringify(name)} to safetensors here: save its ga.real() and ga.imag() parts`,
+      );
+    }
   }
   entries.sort(([na, a], [nb, b]) => b.itemsize - a.itemsize || (na < nb ? -1 : na > nb ? 1 : 0));
   const header: Record<string, unknown> = {};

@@ -15,7 +15,7 @@ export type Scalar = number | bigint;
 // ---- element types ----------------------------------------------------------------------------
 
 /** The kind of a dtype. */
-export const kind = (d: DType): "float" | "int" | "uint" | "bool" => DTYPES[d].kind;
+export const kind = (d: DType): "float" | "int" | "uint" | "bool" | "complex" => DTYPES[d].kind;
 /** Bits per element. */
 export const bits = (d: DType): number => DTYPES[d].size * 8;
 /** Whether integers of this dtype are held as bigints. */

@@ -5,7 +5,8 @@ import { bfloat16Bits } from "../../src/kernel/bfloat16.ts";
 import { eachBackend } from "../array/_each_backend.ts";
 import { eachBackendWith } from "../optim/_reference.ts";
 
-type DType = ga.GPUArray["dtype"];
+/** The dtypes safetensors holds (complex numbers are saved as their parts). */
+type DType = Exclude<ga.GPUArray["dtype"], "complex64" | "complex128">;
 
 /** Each dtype's safetensors name, as the format's specification lists them. */
 const FORMATS: Record<DType, string> = {
