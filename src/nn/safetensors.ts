@@ -358,7 +358,9 @@ export function saveSafetensors(
   for (const [name, a] of entries) {
     if (NAME_OF[a.dtype] === undefined) {
       throw new TypeError(
-        `Cannot save the ${a.dtype} tensor ${JSON.stringify(name)} to safetensors here: save its ga.real() and ga.imag() parts`,
+        `Cannot save the ${a.dtype} tensor ${
+          JSON.stringify(name)
+        } to safetensors here: save its ga.real() and ga.imag() parts`,
       );
     }
   }
