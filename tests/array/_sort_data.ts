@@ -8,9 +8,9 @@ import * as ga from "../../src/array/mod.ts";
 /** A host element: a number (bfloat16 decoded), or a bigint for 64-bit integers. */
 export type Elem = number | bigint;
 
-/** Every dtype, and whether the backend in use can hold it. */
+/** Every real dtype (sorting orders real numbers), and whether the backend in use can hold it. */
 export function dtypesHere(): ga.DType[] {
-  const all = Object.keys(ga.DTYPES) as ga.DType[];
+  const all = (Object.keys(ga.DTYPES) as ga.DType[]).filter((d) => ga.DTYPES[d].kind !== "complex");
   const probe = ga.zeros(1);
   const here = all.filter((d) => probe.backend.supports(d));
   probe.free();

@@ -331,4 +331,13 @@ eachBackend("where() chooses between complex values by a real condition", () => 
   const z = ga.complex(ga.asarray([1, 2, 3]), ga.asarray([4, 5, 6]));
   assert.deepEqual([...ga.where(ga.asarray([1, 0, 2]), z, 0).get()], [1, 4, 0, 0, 3, 6]);
   assert.deepEqual([...ga.where(ga.asarray([true, false, true]), 7, z).get()], [7, 0, 2, 5, 7, 0]);
+  assert.deepEqual(
+    [...ga.where(ga.asarray([0.5, 0, -1]), z, 0).get()],
+    [1, 4, 0, 0, 3, 6],
+    "a float condition",
+  );
+  assert.throws(() => ga.where(z, 1, 2), {
+    name: "TypeError",
+    message: /the condition must be real, not complex64/,
+  });
 });

@@ -68,6 +68,11 @@ export function resultType(a: DType, b: DType): DType {
  * ```
  */
 export function realOf(dtype: DType): DType {
+  if (!isDType(dtype)) {
+    throw new TypeError(
+      `Cannot find the real dtype of ${describe(dtype)}: pass a dtype, such as "complex64"`,
+    );
+  }
   return dtype === "complex64" ? "float32" : dtype === "complex128" ? "float64" : dtype;
 }
 
@@ -82,6 +87,11 @@ export function realOf(dtype: DType): DType {
  * ```
  */
 export function complexOf(dtype: DType): ComplexDType {
+  if (!isDType(dtype)) {
+    throw new TypeError(
+      `Cannot find the complex dtype of ${describe(dtype)}: pass a dtype, such as "float32"`,
+    );
+  }
   if (dtype === "complex64" || dtype === "complex128") return dtype;
   const real = DTYPES[dtype].kind === "float" ? dtype : resultType(dtype, "float32");
   return real === "float64" ? "complex128" : "complex64";

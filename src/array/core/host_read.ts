@@ -38,7 +38,7 @@ function hostTarget<D extends DType>(
     throw new RangeError(
       `Cannot ${call}() an array of shape ${
         showShape(a.shape)
-      } (${a.size} elements) into a ${expected.name} of ${out.length}: pass one of ${length}${
+      } (${a.size} elements) into a ${expected.name} of ${out.length}: pass one of ${length} elements${
         length === a.size ? "" : " (real and imaginary parts interleaved)"
       }`,
     );

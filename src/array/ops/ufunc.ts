@@ -303,16 +303,20 @@ export function callOp(
 }
 
 const WHERE = defineOp("where", 3, {
-  complex: true,
   rule: {
     name: "same",
     types: ([c, x, y]) => {
+      if (c === "complex64" || c === "complex128") {
+        return `the condition must be real, not ${c}; test ga.ne(c, 0)`;
+      }
       const out = resultType(x!, y!), compute = computeType(out);
       return { inputs: [computeType(c!), compute, compute], compute, out };
     },
   },
-  // The condition is tested against a zero of its own dtype.
-  expr: (e, [c, x, y]) => e.select(e.bin("!=", c!, { node: "literal", value: 0, type: c!.type }), x!, y!),
+  expr: (e, [c, x, y]) => e.select(e.bin("!=", c!, e.lit(0)), x!, y!),
+  // Between complex values the condition (real) is still tested as C tests a number against 0.
+  complex: (e, [, x, y]) =>
+    e.select(e.bin("!=", e.operand(0, "int32"), { node: "literal", value: 0, type: "int32" }), x!, y!),
   vjp: (g, { inputs: [c], need, ops }) => [
     undefined,
     need[1] ? ops.where(c as GPUArray, g, 0) : undefined,
@@ -387,7 +391,8 @@ export function where(condition: GPUArray, x: Operand, y: Operand, options?: OpO
   const dtypes = [x, y].map((v) =>
     isArrayLike(v) ? v.dtype : scalarType(checkScalar(v, "where"), base, "where", false)
   );
-  const types = WHERE.types([condition.dtype, ...dtypes]) as UfuncTypes;
+  const types = WHERE.types([condition.dtype, ...dtypes]);
+  if (typeof types === "string") throw new TypeError(`Cannot where: ${types}`);
   if ([condition, x, y].some(isTraced)) {
     return recordMap(
       "where",
