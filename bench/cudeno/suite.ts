@@ -27,6 +27,7 @@ import { fuseFigures } from "./fuse.ts";
 import { gradFigures } from "./grad.ts";
 import { trainFigures } from "./train.ts";
 import { statisticsFigures } from "./statistics.ts";
+import { fftFigures } from "./fft.ts";
 import { jitFigures } from "./jit.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
@@ -125,6 +126,7 @@ await section("fuse", () => fuseFigures(emit, eventTimes, batchFor));
 await section("grad", () => gradFigures(emit, eventTimes, batchFor));
 await section("train", () => trainFigures(emit));
 await section("stats", () => statisticsFigures(emit, eventTimes));
+await section("fft", () => fftFigures(emit, eventTimes));
 await section("matmul", () => linalg.squareFigures(timing));
 await section("matmul.batched", () => linalg.cudaFigures(timing));
 await section("opencl.matmul", () => linalg.openclFigures(timing));

@@ -372,6 +372,40 @@ def statistics(n=1 << 28, m=1 << 26, reps=10):
     del x, k
 
 
+def ffts(reps=10):
+    """The FFT figures (bench/cudeno/fft.ts): cupy.fft.fft, rfft and fft2 on cuFFT, checked against
+    NumPy's FFT in float64 first."""
+    t = timer()
+    rng = np.random.default_rng(1)
+    small = (rng.standard_normal(1009) + 1j * rng.standard_normal(1009)).astype(np.complex64)
+    want = np.fft.fft(small.astype(np.complex128))
+    require(np.abs(cp.asnumpy(cp.fft.fft(cp.asarray(small))) - want).max() / np.abs(want).max() < 1e-5, "fft of 1009")
+    n, r, side, rows, length = 1 << 24, 1 << 26, 4096, 16384, 1024
+    g = cp.random.default_rng(2)
+
+    def complex64(shape):
+        return (g.standard_normal(shape, dtype=cp.float32) + 1j * g.standard_normal(shape, dtype=cp.float32)).astype(cp.complex64)
+
+    z = complex64(n)
+    record("fft.c64.2^24", "GB/s", "higher", [gbps(16 * n, v) for v in t.samples(lambda: cp.fft.fft(z), reps)],
+           "cupy.fft.fft(z) of 2^24 complex64; bytes read and written")
+    del z
+    x = g.standard_normal(r, dtype=cp.float32)
+    record("rfft.f32.2^26", "GB/s", "higher",
+           [gbps(4 * r + 8 * (r // 2 + 1), v) for v in t.samples(lambda: cp.fft.rfft(x), reps)],
+           "cupy.fft.rfft(x) of 2^26 float32; bytes read and written")
+    del x
+    m = complex64((side, side))
+    record("fft2.c64.4096^2", "GB/s", "higher",
+           [gbps(16 * side * side, v) for v in t.samples(lambda: cp.fft.fft2(m), reps)],
+           "cupy.fft.fft2(z) of 4096×4096 complex64; bytes read and written once")
+    del m
+    b = complex64((rows, length))
+    record("fft.c64.16384x1024", "GB/s", "higher",
+           [gbps(16 * rows * length, v) for v in t.samples(lambda: cp.fft.fft(b), reps)],
+           "cupy.fft.fft(z) along the last axis of 16384×1024 complex64; bytes read and written")
+
+
 def main():
     name = cp.cuda.runtime.getDeviceProperties(0)["name"]
     name = name.decode() if isinstance(name, bytes) else name
@@ -393,6 +427,7 @@ def main():
             ("join", joins),
             ("fuse", fusion),
             ("stats", statistics),
+            ("fft", ffts),
         ],
         cp.get_default_memory_pool().free_all_blocks,
     )

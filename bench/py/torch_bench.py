@@ -4,6 +4,7 @@ matmul peers. Records on stdout, one JSON object a line; the log on stderr."""
 import time
 from functools import partial
 
+import numpy as np
 import torch
 from records import SAMPLES, SETTLE_S, GpuTimer, emit, gbps, log, require, run_sections
 
@@ -638,6 +639,35 @@ def matmuls():
         bmm(dtype, batch=16)
 
 
+def ffts(reps=10):
+    """The FFT figures (bench/cudeno/fft.ts): torch.fft.fft, rfft and fft2 on cuFFT, checked against
+    NumPy's FFT in float64 first."""
+    t = timer()
+    gen = torch.Generator(device=DEVICE).manual_seed(1)
+    small = torch.randn(1009, device=DEVICE, generator=gen, dtype=torch.complex64)
+    want = np.fft.fft(small.cpu().numpy().astype(np.complex128))
+    require(np.abs(torch.fft.fft(small).cpu().numpy() - want).max() / np.abs(want).max() < 1e-5, "fft of 1009")
+    n, r, side, rows, length = 1 << 24, 1 << 26, 4096, 16384, 1024
+    z = torch.randn(n, device=DEVICE, generator=gen, dtype=torch.complex64)
+    record("fft.c64.2^24", "GB/s", "higher", [gbps(16 * n, v) for v in t.samples(lambda: torch.fft.fft(z), reps)],
+           "torch.fft.fft(z) of 2^24 complex64; bytes read and written")
+    del z
+    x = torch.randn(r, device=DEVICE, generator=gen)
+    record("rfft.f32.2^26", "GB/s", "higher",
+           [gbps(4 * r + 8 * (r // 2 + 1), v) for v in t.samples(lambda: torch.fft.rfft(x), reps)],
+           "torch.fft.rfft(x) of 2^26 float32; bytes read and written")
+    del x
+    m = torch.randn(side, side, device=DEVICE, generator=gen, dtype=torch.complex64)
+    record("fft2.c64.4096^2", "GB/s", "higher",
+           [gbps(16 * side * side, v) for v in t.samples(lambda: torch.fft.fft2(m), reps)],
+           "torch.fft.fft2(z) of 4096×4096 complex64; bytes read and written once")
+    del m
+    b = torch.randn(rows, length, device=DEVICE, generator=gen, dtype=torch.complex64)
+    record("fft.c64.16384x1024", "GB/s", "higher",
+           [gbps(16 * rows * length, v) for v in t.samples(lambda: torch.fft.fft(b), reps)],
+           "torch.fft.fft(z) along the last axis of 16384×1024 complex64; bytes read and written")
+
+
 def main():
     require(torch.cuda.is_available(), "torch sees no CUDA device")
     log(f"torch_bench: PyTorch {torch.__version__}, CUDA {torch.version.cuda}, {torch.cuda.get_device_name(0)}")
@@ -656,6 +686,7 @@ def main():
             ("grad", gradients),
             ("train", training),
             ("stats", statistics),
+            ("fft", ffts),
         ],
         torch.cuda.empty_cache,
     )
