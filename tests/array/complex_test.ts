@@ -327,6 +327,12 @@ eachBackend("operations not defined on complex numbers say so and name a way out
   assert.throws(() => ga.dot(z, z), { name: "TypeError", message: /use ga\.matmul/ });
 });
 
+eachBackend("eye, tri and zeros make complex arrays", () => {
+  assert.deepEqual([...ga.eye(2, "complex64").get()], [1, 0, 0, 0, 0, 0, 1, 0]);
+  assert.deepEqual([...ga.tri(2, { dtype: "complex128" }).get()], [1, 0, 0, 0, 1, 0, 1, 0]);
+  assert.deepEqual([...ga.zeros([2], "complex64").get()], [0, 0, 0, 0]);
+});
+
 eachBackend("where() chooses between complex values by a real condition", () => {
   const z = ga.complex(ga.asarray([1, 2, 3]), ga.asarray([4, 5, 6]));
   assert.deepEqual([...ga.where(ga.asarray([1, 0, 2]), z, 0).get()], [1, 4, 0, 0, 3, 6]);

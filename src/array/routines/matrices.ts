@@ -10,7 +10,7 @@ import type { DType } from "../../kernel/dtype.ts";
 import { activeBackend } from "../../device/active.ts";
 import { GPUArray } from "../core/gpuarray.ts";
 import { describe } from "../core/describe.ts";
-import { castTo, indexType } from "../../codegen/c.ts";
+import { castTo, computeType, indexType, literal } from "../../codegen/c.ts";
 import { runLoop } from "../exec/loop.ts";
 import { showShape } from "../core/layout.ts";
 import { broadcastTo } from "../ops/views.ts";
@@ -84,9 +84,10 @@ function byDiagonal(
       scalars: [rows, columns, k].map((v) => ({ value: BigInt(v), dtype: "int64" as const })),
       statement: (ref, [r, c, diagonal], index) => {
         const y = ref[ref.length - 1]!;
-        const kept = source === undefined ? castTo("1", out.dtype, dialect) : ref[0]!;
+        const one = (v: number) => castTo(literal(v, computeType(out.dtype), dialect), out.dtype, dialect);
+        const kept = source === undefined ? one(1) : ref[0]!;
         return `{ const ${wide} col = (${wide})(${index}) % ${c}, row = (${wide})(${index}) / ${c} % ${r};
-        ${y} = (col - row ${test} ${diagonal}) ? ${kept} : ${castTo("0", out.dtype, dialect)}; }`;
+        ${y} = (col - row ${test} ${diagonal}) ? ${kept} : ${one(0)}; }`;
       },
     },
     out.shape,
