@@ -212,6 +212,7 @@ export {
 export { argpartition, partition, type PartitionOptions } from "./routines/partition.ts";
 export * as random from "./routines/random.ts";
 export * as fft from "./fft/mod.ts";
+export type { PromotionTable } from "./core/promotion_table.ts";
 export {
   type BinaryResult,
   type BoolAsInt8,
@@ -222,7 +223,6 @@ export {
   type FloatDType,
   type FloatResult,
   type OperandResult,
-  type PromotionTable,
   type RealOf,
   realOf,
   type ResultType,
