@@ -28,6 +28,7 @@ export type {
   Blas,
   DeviceArray,
   KernelSource,
+  Recorded,
 } from "../device/backend.ts";
 export type { Epilogue, Gemm, GemmEpilogue, GemmOperand } from "../device/gemm.ts";
 export { LAUNCH_ARGUMENT } from "../device/backend.ts";
@@ -98,6 +99,7 @@ export { allclose, type CloseOptions } from "./ops/allclose.ts";
 export * from "./ops/reductions.ts";
 export { logSoftmax, softmax, type SoftmaxOptions } from "./ops/softmax.ts";
 export { fuse, type Fused, type FuseOptions } from "./fuse/fuse.ts";
+export { compile, type Compiled, type CompileOptions } from "./compile/compile.ts";
 export {
   customVjp,
   grad,

@@ -152,6 +152,29 @@ export interface KernelSource {
 }
 
 /**
+ * Device work recorded once and queued again at each {@link run} (what `ga.compile` replays).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const x = ga.zeros(4);
+ * const recorded: ga.Recorded = x.backend.record(() => {
+ *   x.add(1, { out: x });
+ * });
+ * recorded.run();
+ * recorded.run();
+ * console.log(x.get()); // Float32Array [2, 2, 2, 2]
+ * recorded.free();
+ * ```
+ */
+export interface Recorded {
+  /** Queues the recorded work on the current stream (CUDA) or the backend's queue (OpenCL). */
+  run(): void;
+  /** Gives back what the recording holds (the graph, the memory it took). Idempotent. */
+  free(): void;
+}
+
+/**
  * The name of a backend.
  *
  * @example
@@ -215,6 +238,13 @@ export interface Backend {
   kernel(key: string, make: () => KernelSource): BackendKernel;
   /** Waits for all queued work. */
   synchronize(): void;
+  /**
+   * Records the device work `fn` queues, without running it, to run at each {@link Recorded.run}: on
+   * CUDA a graph captured on a stream of its own (memory taken inside is the graph's), on OpenCL the
+   * list of commands (memory taken inside is the recording's, reused within it). Host reads inside are
+   * refused. `fn` runs inside a `ga.compile` trace (`compiling.ts`).
+   */
+  record(fn: () => void): Recorded;
 }
 
 /**

@@ -14,12 +14,14 @@ import {
   type BackendKernel,
   type Blas,
   type KernelSource,
+  type Recorded,
   WORKER_BOUND,
 } from "./backend.ts";
 import type { Dim3, LaunchConfig } from "../kernel/dims.ts";
 import type { DType } from "../kernel/dtype.ts";
 import { tryGetEnv } from "../../ffi/load.ts";
-import { currentStream } from "./stream.ts";
+import { currentStream, withStream } from "./stream.ts";
+import { asRecording, RECORDS_ONLY, refuseInCompile } from "./compiling.ts";
 import { cublasLtOf } from "./cublaslt.ts";
 import { cusolverOf } from "./cusolver.ts";
 import type { Solver } from "./solver.ts";
@@ -210,6 +212,13 @@ export class CudaBackend implements Backend {
   }
 
   checkHostRead(call: string, reads?: string): void {
+    refuseInCompile(
+      reads === undefined
+        ? `return the result of ${call} to the host`
+        : `run ${call}, which reads ${reads} on the host,`,
+      RECORDS_ONLY,
+      "return the array from the step and read it after the call",
+    );
     if (reads === undefined) this.#waitable(`return the result of ${call} to the host`);
     else {
       this.#waitable(
@@ -258,6 +267,11 @@ export class CudaBackend implements Backend {
     if (k === undefined) {
       // Loading a module while a stream captures may break the capture.
       if (capturesInProgress !== 0) {
+        refuseInCompile(
+          "compile a kernel for its first launch",
+          "the first call ran eagerly and compiled the kernels of what it did, and this call does other work",
+          "make the step do the same work at every call (a branch on its arguments' values cannot be compiled)",
+        );
         refuseWhileCapturing(
           "compile a kernel for its first launch",
           "run the same work once before the capture begins, so that its kernels are compiled",
@@ -272,5 +286,29 @@ export class CudaBackend implements Backend {
 
   synchronize(): void {
     this.context.synchronize();
+  }
+
+  record(fn: () => void): Recorded {
+    this.context.setCurrent();
+    const stream = new cuda.Stream();
+    let exec: cuda.GraphExec;
+    try {
+      using graph = asRecording(() => cuda.capture(stream, () => withStream(stream, fn)));
+      exec = graph.instantiate();
+    } catch (e) {
+      stream.destroy();
+      throw e;
+    }
+    return {
+      run: () => {
+        const on = this.streamFor("replay a compiled step");
+        this.context.setCurrent();
+        exec.launch(on);
+      },
+      free: () => {
+        exec.free();
+        stream.destroy();
+      },
+    };
   }
 }

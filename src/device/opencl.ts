@@ -11,11 +11,58 @@ import {
   type BackendBuffer,
   type BackendKernel,
   type KernelSource,
+  type Recorded,
   WORKER_BOUND,
 } from "./backend.ts";
 import type { LaunchConfig } from "../kernel/dims.ts";
 import type { DType } from "../kernel/dtype.ts";
 import { currentStream } from "./stream.ts";
+import { asRecording, RECORDS_ONLY } from "./compiling.ts";
+
+/**
+ * Memory taken while a recording is in progress: the recording's own. `free()` from an array that
+ * used it hands it back to the recording, which gives it to a later allocation of the same size in
+ * the same recording (the replay runs the commands in the same order, so the uses never overlap) and
+ * keeps it until the recording is freed.
+ */
+class RecordedBuffer extends cl.Buffer {
+  readonly #owner: Recording;
+  constructor(context: cl.Context, size: number, owner: Recording) {
+    super(context, size);
+    this.#owner = owner;
+  }
+  override free(): void {
+    if (recording === this.#owner) this.#owner.spare.push(this);
+  }
+  /** Gives the memory back to the device. */
+  release(): void {
+    super.free();
+  }
+}
+
+/** A recording in progress: its commands, and the memory it took. */
+class Recording {
+  readonly commands: (() => void)[] = [];
+  readonly taken: RecordedBuffer[] = [];
+  readonly spare: RecordedBuffer[] = [];
+  constructor(readonly backend: OpenCLBackend) {}
+
+  alloc(context: cl.Context, bytes: number): RecordedBuffer {
+    const i = this.spare.findIndex((b) => b.size === bytes);
+    if (i >= 0) return this.spare.splice(i, 1)[0]!;
+    const buffer = new RecordedBuffer(context, bytes, this);
+    this.taken.push(buffer);
+    return buffer;
+  }
+}
+
+/** The recording in progress in this Worker, if any. */
+let recording: Recording | undefined;
+
+/** The recording `backend`'s work goes to, if one is in progress. */
+function recordingOf(backend: OpenCLBackend): Recording | undefined {
+  return recording?.backend === backend ? recording : undefined;
+}
 
 /**
  * Refuses OpenCL array work while a CUDA stream is current (`ga.withStream()`, `ga.useStream()`):
@@ -32,14 +79,16 @@ function refuseCudaStream(device: string, action: string): void {
 class OpenCLKernel implements BackendKernel {
   readonly #kernel: cl.Kernel;
   readonly #queue: cl.CommandQueue;
+  readonly #backend: OpenCLBackend;
   readonly #device: string;
   /** The call's values, queue, sizes and arguments, reused by every launch. */
   readonly #call: unknown[] = [];
 
-  constructor(kernel: cl.Kernel, queue: cl.CommandQueue, device: string) {
+  constructor(kernel: cl.Kernel, backend: OpenCLBackend) {
     this.#kernel = kernel;
-    this.#queue = queue;
-    this.#device = device;
+    this.#queue = backend.queue;
+    this.#backend = backend;
+    this.#device = backend.device;
   }
 
   /** Queues the kernel: work-items are blocks × threads per block, per dimension. */
@@ -50,6 +99,12 @@ class OpenCLKernel implements BackendKernel {
       );
     }
     refuseCudaStream(this.#device, "launch a kernel");
+    const into = recording === undefined ? undefined : recordingOf(this.#backend);
+    if (into !== undefined) {
+      const config = { grid: shape.grid, block: shape.block }, values = args.slice();
+      into.commands.push(() => this.launch(config, values));
+      return;
+    }
     const call = this.#call, n = args.length;
     const grid = typeof shape.grid === "number" ? [shape.grid] : shape.grid ?? [1];
     const block = typeof shape.block === "number" ? [shape.block] : shape.block;
@@ -104,17 +159,35 @@ export class OpenCLBackend implements Backend {
 
   alloc(bytes: number): BackendBuffer {
     refuseCudaStream(this.device, "allocate an array");
+    const into = recordingOf(this);
+    if (into !== undefined) return into.alloc(this.context, Math.max(1, bytes));
     return new cl.Buffer(this.context, Math.max(1, bytes));
   }
 
   write(dst: BackendBuffer, src: ArrayBufferView, byteOffset: number): void {
     refuseCudaStream(this.device, "copy host data into an array");
+    const into = recordingOf(this);
+    if (into !== undefined) {
+      // The data as it is now, written again at every replay.
+      const bytes = new Uint8Array(src.buffer, src.byteOffset, src.byteLength).slice();
+      into.commands.push(() => this.write(dst, bytes, byteOffset));
+      return;
+    }
     if (src.byteLength > 0) {
       cl.enqueueCopy(this.queue, dst as cl.Buffer, src, { dstOffset: byteOffset }).release();
     }
   }
 
   checkHostRead(call: string, reads?: string): void {
+    if (recordingOf(this) !== undefined) {
+      throw new TypeError(
+        `Cannot ${
+          reads === undefined
+            ? `return the result of ${call} to the host`
+            : `run ${call}, which reads ${reads} on the host,`
+        } inside a step being compiled by ga.compile(): ${RECORDS_ONLY}; return the array from the step and read it after the call`,
+      );
+    }
     refuseCudaStream(
       this.device,
       reads === undefined ? `return the result of ${call} to the host` : `run ${call}`,
@@ -122,6 +195,7 @@ export class OpenCLBackend implements Backend {
   }
 
   read(dst: ArrayBufferView, src: BackendBuffer, byteOffset: number): void {
+    this.checkHostRead("a read");
     refuseCudaStream(this.device, "read an array to the host");
     if (dst.byteLength > 0) {
       cl.enqueueCopy(this.queue, dst, src as cl.Buffer, { srcOffset: byteOffset }).release();
@@ -129,6 +203,7 @@ export class OpenCLBackend implements Backend {
   }
 
   async readAsync(dst: ArrayBufferView, src: BackendBuffer, byteOffset: number): Promise<void> {
+    this.checkHostRead("a read");
     refuseCudaStream(this.device, "read an array to the host");
     if (dst.byteLength === 0) return;
     using ev = cl.enqueueCopy(this.queue, dst, src as cl.Buffer, {
@@ -140,6 +215,11 @@ export class OpenCLBackend implements Backend {
 
   copy(dst: BackendBuffer, dstOffset: number, src: BackendBuffer, srcOffset: number, bytes: number): void {
     refuseCudaStream(this.device, "copy between arrays");
+    const into = recordingOf(this);
+    if (into !== undefined) {
+      into.commands.push(() => this.copy(dst, dstOffset, src, srcOffset, bytes));
+      return;
+    }
     if (bytes > 0) {
       cl.enqueueCopy(this.queue, dst as cl.Buffer, src as cl.Buffer, {
         byteCount: bytes,
@@ -156,13 +236,45 @@ export class OpenCLBackend implements Backend {
       const { source, name } = make();
       // NumPy's results need IEEE division and square roots; some drivers (NVIDIA's) default to faster ones.
       const program = new cl.Program(this.context, source).build(["-cl-fp32-correctly-rounded-divide-sqrt"]);
-      k = new OpenCLKernel(program.getKernel(name), this.queue, this.device);
+      k = new OpenCLKernel(program.getKernel(name), this);
       this.#kernels.set(key, k);
     }
     return k;
   }
 
   synchronize(): void {
-    this.queue.finish();
+    if (recordingOf(this) === undefined) this.queue.finish();
+  }
+
+  record(fn: () => void): Recorded {
+    if (recording !== undefined) {
+      throw new TypeError(
+        "Cannot record device work inside another recording: record the outer function only",
+      );
+    }
+    const into = new Recording(this);
+    recording = into;
+    let done = false;
+    try {
+      asRecording(fn);
+      done = true;
+    } finally {
+      recording = undefined;
+      if (!done) { for (const b of into.taken) b.release(); }
+    }
+    const commands = into.commands;
+    let freed = false;
+    return {
+      run: () => {
+        if (freed) throw new TypeError("Cannot run a recording that was freed: record the work again");
+        for (const command of commands) command();
+      },
+      free: () => {
+        if (freed) return;
+        freed = true;
+        commands.length = 0;
+        for (const b of into.taken) b.release();
+      },
+    };
   }
 }

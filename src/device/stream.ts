@@ -10,6 +10,7 @@
 
 import { AsyncLocalStorage } from "node:async_hooks";
 import { captureOn, capturesInProgress } from "../cuda/capturing.ts";
+import { recordingInProgress } from "./compiling.ts";
 import { Stream } from "../cuda/stream.ts";
 import type { Backend } from "./backend.ts";
 
@@ -81,11 +82,12 @@ const kept = new Map<object, Map<string, Scratch>>();
  * shares it, and one per backend for its default stream and on OpenCL. Scratch is kept for the four
  * most recently used streams: a fifth's first use gives the least recently used one's back (after the
  * work queued on it), so that streams made and dropped in a loop do not hold device memory until the
- * garbage collector runs. Undefined while the current stream is capturing: scratch memory is then the
+ * garbage collector runs. Undefined while the current stream is capturing or a backend records: scratch memory is then the
  * graph's own, taken and given back within it, since a replay must neither use buffers a later call
  * replaces nor depend on counts the host kept.
  */
 export function keptScratch(backend: Backend): Map<string, Scratch> | undefined {
+  if (recordingInProgress()) return undefined;
   let owner: object = backend;
   const stream = backend.dialect === "cuda" ? currentStream() : undefined;
   if (stream !== undefined) {

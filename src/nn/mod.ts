@@ -32,6 +32,7 @@ export {
   type SoftplusOptions,
 } from "./functional_activation.ts";
 export { linear } from "./functional_linear.ts";
+export { compile, type Compiled, type CompileOptions } from "../array/compile/compile.ts";
 export {
   type BceWithLogitsOptions,
   binaryCrossEntropyWithLogits,

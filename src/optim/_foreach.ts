@@ -92,16 +92,42 @@ function placeholder(backend: Backend): GPUArray {
 const computeOf = (dtype: DType): DType => (dtype === "float64" ? "float64" : "float32");
 
 /**
+ * Writes `values` into `into`, a 1-D array of one element per value, with one small kernel (queued,
+ * like the update that reads them, so it costs the host a launch and no wait).
+ */
+export function writeValues(into: GPUArray, values: readonly number[]): void {
+  const dtype = into.dtype;
+  runLoop(
+    {
+      key: `foreach-values:${values.length}`,
+      name: "cudeno_foreach_values",
+      arrays: [into],
+      written: [true],
+      scalars: values.map((value) => ({ value, dtype })),
+      statement: (ref, scalar, index) => {
+        let pick = scalar[values.length - 1]!;
+        for (let k = values.length - 2; k >= 0; k--) pick = `(${index} == ${k} ? ${scalar[k]} : ${pick})`;
+        return `${ref[0]} = ${pick};`;
+      },
+    },
+    [values.length],
+    "write an optimizer's scalars",
+  );
+}
+
+/**
  * Runs `update` over every element of each tensor of `tensors` (one list of arrays per tensor, in the
  * order of the update's slots, C-contiguous, of one size per tensor) with the scalar `values`, in as
  * few launches as fit: tensors are grouped by backend and dtypes, each group launched in lists of
- * {@link tensorsPerLaunch}. The compute type follows the first slot's dtype. `sharedOperand`, a 0-d
- * array read by every element, is the body's `shared`.
+ * {@link tensorsPerLaunch}. The compute type follows the first slot's dtype. `values` are numbers
+ * passed with each launch, or a 1-D array of the compute type holding them on the device (read by
+ * every element: what a compiled step's replay rewrites with {@link writeValues} before it runs).
+ * `sharedOperand`, a 0-d array read by every element, is the body's `shared`.
  */
 export function foreach(
   update: ForeachUpdate,
   tensors: readonly (readonly GPUArray[])[],
-  values: readonly number[],
+  values: readonly number[] | GPUArray,
   sharedOperand?: GPUArray,
 ): void {
   const groups = new Map<string, (readonly GPUArray[])[]>();
@@ -125,7 +151,7 @@ function launch(
   update: ForeachUpdate,
   lists: readonly (readonly GPUArray[])[],
   per: number,
-  values: readonly number[],
+  values: readonly number[] | GPUArray,
   sharedOperand: GPUArray,
 ): void {
   const backend = sharedOperand.backend, dialect = backend.dialect, t = targetOf(dialect);
@@ -139,20 +165,22 @@ function launch(
     if (k > 0) starts.push(total);
     if (k < lists.length) total += lists[k]![0]!.size;
   }
-  const pointers = [];
+  const onDevice = values instanceof GPUArray;
+  const pointers = onDevice ? [{ array: values, written: false }] : [];
+  const first = pointers.length;
   for (let k = 0; k < per; k++) {
     const list = lists[Math.min(k, lists.length - 1)]!;
     for (let s = 0; s < count; s++) pointers.push({ array: list[s]!, written: slots[s]!.written });
   }
   runLoop(
     {
-      key: `foreach:${update.key}:${per}`,
+      key: `foreach:${update.key}:${per}:${onDevice ? "device" : "host"}`,
       name: update.name,
       arrays: [sharedOperand],
       written: [false],
       scalars: [
         ...starts.map((value) => ({ value, dtype: "int64" as const })),
-        ...values.map((value) => ({ value, dtype: compute })),
+        ...(onDevice ? [] : values.map((value) => ({ value, dtype: compute }))),
       ],
       pointers,
       statement: (ref, scalar, index, pointer) => {
@@ -164,7 +192,10 @@ function launch(
         const element: ForeachElement = {
           read: (name) => `((${ct})${t.load(`P${slotOf(name)}[j]`, dtypes[slotOf(name)]!)})`,
           write: (name, expr) => `P${slotOf(name)}[j] = ${t.castTo(expr, dtypes[slotOf(name)]!)};`,
-          scalar: (name) => scalar[per - 1 + update.scalars.indexOf(name)]!,
+          scalar: (name) =>
+            onDevice
+              ? `((${ct})(${pointer[0]})[${update.scalars.indexOf(name)}])`
+              : scalar[per - 1 + update.scalars.indexOf(name)]!,
           shared: `((${ct})${t.load(ref[0]!, sharedOperand.dtype)})`,
           type: ct,
           fn: (name) => t.mathFn(name, compute),
@@ -172,9 +203,9 @@ function launch(
         const start = (k: number) => (k === 0 ? "0" : scalar[k - 1]!);
         const find = (lo: number, hi: number): string => {
           if (hi - lo === 1) {
-            return `${slots.map((_, s) => `P${s} = ${pointer[lo * count + s]};`).join(" ")} j = ${index} - ${
-              start(lo)
-            };`;
+            return `${
+              slots.map((_, s) => `P${s} = ${pointer[first + lo * count + s]};`).join(" ")
+            } j = ${index} - ${start(lo)};`;
           }
           const mid = (lo + hi) >> 1;
           return `if (${index} < ${start(mid)}) { ${find(lo, mid)} } else { ${find(mid, hi)} }`;

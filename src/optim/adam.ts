@@ -6,7 +6,7 @@
  */
 
 import type { Tree } from "../array/grad/api.ts";
-import { foreach, type ForeachUpdate } from "./_foreach.ts";
+import type { ForeachUpdate } from "./_foreach.ts";
 import { checkFlag, checkNumber, Optimizer, readOptions, type StepEntry } from "./optimizer.ts";
 
 /** {@link Adam}'s and {@link AdamW}'s hyperparameters (PyTorch's, in camelCase). */
@@ -162,25 +162,24 @@ export class Adam extends Optimizer {
         s.expAvgSq = this.buffer(e.param);
       }
       if (this.amsgrad) s.maxExpAvgSq ??= this.buffer(e.param);
-      s.step = (s.step as number) + 1;
-      const list = byStep.get(s.step) ?? [];
-      byStep.set(s.step, list);
+      const list = byStep.get(s.step as number) ?? [];
+      byStep.set(s.step as number, list);
       list.push(e);
     }
-    const [beta1, beta2] = this.betas;
     const update = adamUpdate(this.decoupledWeightDecay, this.weightDecay !== 0, this.amsgrad, this.maximize);
-    for (const [step, list] of byStep) {
-      const bias1 = 1 - beta1 ** step, bias2 = 1 - beta2 ** step;
-      const values = [this.weightDecay, 1 - this.lr * this.weightDecay, 1 - beta1, beta2, this.eps];
-      values.push(this.lr / bias1, Math.sqrt(bias2));
-      foreach(
-        update,
-        list.map((e) => {
-          const s = e.state as Record<string, typeof e.param>;
-          return [e.param, e.grad, s.expAvg!, s.expAvgSq!, ...(this.amsgrad ? [s.maxExpAvgSq!] : [])];
-        }),
-        values,
-      );
+    for (const list of byStep.values()) {
+      const tensors = list.map((e) => {
+        const s = e.state as Record<string, typeof e.param>;
+        return [e.param, e.grad, s.expAvg!, s.expAvgSq!, ...(this.amsgrad ? [s.maxExpAvgSq!] : [])];
+      });
+      this.foreachStep(update, tensors, () => {
+        for (const e of list) e.state.step = (e.state.step as number) + 1;
+        const step = list[0]!.state.step as number, [beta1, beta2] = this.betas;
+        const bias1 = 1 - beta1 ** step, bias2 = 1 - beta2 ** step;
+        const values = [this.weightDecay, 1 - this.lr * this.weightDecay, 1 - beta1, beta2, this.eps];
+        values.push(this.lr / bias1, Math.sqrt(bias2));
+        return values;
+      });
     }
   }
 }

@@ -13,7 +13,8 @@ import { fill } from "../array/ops/assign.ts";
 import type { Tree } from "../array/grad/api.ts";
 import { checkOptions } from "../kernel/options.ts";
 import { gradientLeaves, type Leaf, parameterLeaves } from "./_params.ts";
-import { persistent } from "./_foreach.ts";
+import { foreach, type ForeachUpdate, persistent, writeValues } from "./_foreach.ts";
+import { onReplay, refuseInCompile } from "../device/compiling.ts";
 
 /** A hyperparameter's value: a number, a flag, or a pair (Adam's `betas`). */
 export type Hyperparameter = number | boolean | readonly [number, number];
@@ -93,6 +94,9 @@ export abstract class Optimizer {
   readonly #leaves: readonly Leaf[];
   readonly #state = new Map<number, ParameterState>();
   readonly #name: string;
+  /** The device arrays the scalars of each {@link foreachStep} of a step are written to, in order. */
+  readonly #values: GPUArray[] = [];
+  #slot = 0;
 
   /**
    * Takes the parameters' arrays (for a subclass's constructor).
@@ -129,6 +133,7 @@ export abstract class Optimizer {
    */
   step(grads: Tree): void {
     const list = gradientLeaves(this.#tree, grads, `step ${this.#name}`);
+    this.#slot = 0;
     const entries: StepEntry[] = [], temporaries: GPUArray[] = [], strided: [GPUArray, GPUArray][] = [];
     persistent(() => {
       list.forEach((grad, index) => {
@@ -154,8 +159,61 @@ export abstract class Optimizer {
     }
   }
 
+  /**
+   * Runs `update` over `tensors` (as `foreach` takes them) with the scalars `hostStep()` returns, after
+   * the host work it does (advancing step counts). The scalars reach the kernels through a small device
+   * array of this optimizer's, written just before: in a step being compiled by `ga.compile`,
+   * `hostStep` and that write run again before each replay, so the step counts advance and a learning
+   * rate a scheduler sets is used, as in an eager step.
+   */
+  protected foreachStep(
+    update: ForeachUpdate,
+    tensors: readonly (readonly GPUArray[])[],
+    hostStep: () => readonly number[],
+  ): void {
+    const parts = new Map<string, (readonly GPUArray[])[]>();
+    for (const list of tensors) {
+      const compute = list[0]!.dtype === "float64" ? "float64" : "float32";
+      const key = `${list[0]!.backend.device}|${compute}`;
+      const part = parts.get(key) ?? [];
+      parts.set(key, part);
+      part.push(list);
+    }
+    const held: [GPUArray, (readonly GPUArray[])[]][] = [];
+    for (const part of parts.values()) {
+      const first = part[0]![0]!, compute = first.dtype === "float64" ? "float64" : "float32";
+      let values = this.#values[this.#slot];
+      if (
+        values === undefined || values.backend !== first.backend || values.dtype !== compute ||
+        values.size !== update.scalars.length
+      ) {
+        refuseInCompile(
+          `make ${this.#name}'s scalars for a new group of parameters`,
+          "the first call ran eagerly and made them for the parameters it updated, and this call updates others",
+          "update the same parameters at every call",
+        );
+        values?.free();
+        values = persistent(() => new GPUArray(first.backend, [update.scalars.length], compute));
+        this.#values[this.#slot] = values;
+      }
+      this.#slot++;
+      held.push([values, part]);
+    }
+    const write = () => {
+      const scalars = hostStep();
+      for (const [values] of held) writeValues(values, scalars);
+    };
+    if (!onReplay(write)) write();
+    for (const [values, part] of held) foreach(update, part, values);
+  }
+
   /** A state buffer shaped as `param` (in its dtype), kept between steps: zero-filled, or left unset. */
   protected buffer(param: GPUArray, zeros = true): GPUArray {
+    refuseInCompile(
+      `make ${this.#name}'s state for a parameter`,
+      "the first call of a compiled step runs eagerly and makes the state of the parameters it updates, and this call updates one it did not",
+      "update the same parameters at every call",
+    );
     return persistent(() => {
       const a = new GPUArray(param.backend, param.shape, param.dtype);
       return zeros ? fill(a, 0) : a;

@@ -6,7 +6,7 @@
  */
 
 import type { Tree } from "../array/grad/api.ts";
-import { foreach, type ForeachUpdate } from "./_foreach.ts";
+import type { ForeachUpdate } from "./_foreach.ts";
 import { checkFlag, checkNumber, Optimizer, readOptions, type StepEntry } from "./optimizer.ts";
 
 /** {@link RMSprop}'s hyperparameters (PyTorch's, in camelCase). */
@@ -141,11 +141,9 @@ export class RMSprop extends Optimizer {
       }
       if (momentum) s.momentumBuffer ??= this.buffer(e.param);
       if (this.centered) s.gradAvg ??= this.buffer(e.param);
-      s.step = (s.step as number) + 1;
     }
     const update = rmspropUpdate(this.centered, momentum, this.weightDecay !== 0, this.maximize);
-    const values = [this.lr, this.alpha, 1 - this.alpha, this.eps, this.weightDecay, this.momentum];
-    foreach(
+    this.foreachStep(
       update,
       entries.map((e) => {
         const s = e.state as Record<string, typeof e.param>;
@@ -157,7 +155,10 @@ export class RMSprop extends Optimizer {
           ...(momentum ? [s.momentumBuffer!] : []),
         ];
       }),
-      values,
+      () => {
+        for (const e of entries) e.state.step = (e.state.step as number) + 1;
+        return [this.lr, this.alpha, 1 - this.alpha, this.eps, this.weightDecay, this.momentum];
+      },
     );
   }
 }

@@ -6,7 +6,7 @@
  */
 
 import type { Tree } from "../array/grad/api.ts";
-import { foreach, type ForeachUpdate } from "./_foreach.ts";
+import type { ForeachUpdate } from "./_foreach.ts";
 import { checkFlag, checkNumber, Optimizer, readOptions, type StepEntry } from "./optimizer.ts";
 
 /** {@link SGD}'s hyperparameters (PyTorch's, in camelCase). */
@@ -115,11 +115,11 @@ export class SGD extends Optimizer {
 
   /** Runs PyTorch's SGD step on every entry. */
   protected update(entries: readonly StepEntry[]): void {
-    const values = [this.lr, this.weightDecay, this.momentum, this.dampening];
+    const values = () => [this.lr, this.weightDecay, this.momentum, this.dampening];
     const decay = this.weightDecay !== 0;
     if (this.momentum === 0) {
       const update = sgdUpdate(false, false, false, decay, this.maximize);
-      foreach(update, entries.map((e) => [e.param, e.grad]), values);
+      this.foreachStep(update, entries.map((e) => [e.param, e.grad]), values);
       return;
     }
     // A parameter's first step with momentum sets its buffer to the gradient (PyTorch clones it).
@@ -129,7 +129,11 @@ export class SGD extends Optimizer {
     for (const [first, group] of [[true, fresh], [false, held]] as const) {
       if (group.length === 0) continue;
       const update = sgdUpdate(true, first, this.nesterov, decay, this.maximize);
-      foreach(update, group.map((e) => [e.param, e.grad, e.state.momentumBuffer as typeof e.param]), values);
+      this.foreachStep(
+        update,
+        group.map((e) => [e.param, e.grad, e.state.momentumBuffer as typeof e.param]),
+        values,
+      );
     }
   }
 }

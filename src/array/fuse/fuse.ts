@@ -18,6 +18,7 @@ import type {
   BackendKernel,
   BackendName,
   KernelSource,
+  Recorded,
 } from "../../device/backend.ts";
 import { dialectNames, isDialect } from "../../codegen/targets.ts";
 import { GPUArray, viewOf } from "../core/gpuarray.ts";
@@ -243,6 +244,9 @@ class SourceRecorder implements Backend {
     return { launch: (_config: LaunchConfig, _args: readonly unknown[]) => {} };
   }
   synchronize(): void {}
+  record(): Recorded {
+    throw new TypeError("Cannot record work on the source recorder: it only collects kernel sources");
+  }
 
   /** An array of `dtype` with `layout` over memory of its own. */
   array(dtype: DType, layout: Layout): GPUArray {

@@ -24,6 +24,7 @@ import {
   multinomialSource,
 } from "../exec/distribution_source.ts";
 import { toGpu } from "./creation.ts";
+import { refuseInCompile } from "../../device/compiling.ts";
 
 /** A generator's key and the first Philox counter no draw has read yet. */
 export interface PhiloxState {
@@ -38,6 +39,11 @@ const MASK64 = (1n << 64n) - 1n;
 
 /** Reserves `count` counters of `state`, returning the first. */
 function reserve(state: PhiloxState, count: number): bigint {
+  refuseInCompile(
+    "draw random numbers",
+    "a compiled step replays the counters it drew at its trace, so every call would draw the same numbers",
+    "draw them outside the step and pass them in as an argument",
+  );
   const base = state.offset;
   state.offset = (base + BigInt(count)) & MASK64;
   return base;

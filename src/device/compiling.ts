@@ -1,0 +1,87 @@
+/**
+ * What a step being traced by `ga.compile` tells the layers below it. While a trace is in progress the
+ * backend records device work instead of running it (a CUDA graph, a list of OpenCL commands), so host
+ * reads, random draws from a moving stream and new optimizer state are refused with `ga.compile`
+ * named; and host work that must happen at every step (an optimizer's step count and the scalars it
+ * derives from it and from the learning rate) is kept as a hook that runs before each replay.
+ *
+ * @module
+ */
+
+/** A trace in progress: the hooks to run before each replay of what it records. */
+export interface Trace {
+  /** Host work to redo before each replay, in the order it was registered. */
+  readonly hooks: (() => void)[];
+}
+
+let active: Trace | undefined;
+let recordings = 0;
+
+/**
+ * Runs `fn` as a backend's recording (`Backend.record`): while it runs, scratch memory is not kept
+ * between launches (`keptScratch`), since a replay must not use buffers a later call replaces.
+ */
+export function asRecording<T>(fn: () => T): T {
+  recordings++;
+  try {
+    return fn();
+  } finally {
+    recordings--;
+  }
+}
+
+/** Whether a backend is recording (in this Worker). */
+export function recordingInProgress(): boolean {
+  return recordings !== 0;
+}
+
+/** Whether a `ga.compile` trace is in progress (in this Worker). */
+export function tracing(): boolean {
+  return active !== undefined;
+}
+
+/**
+ * Runs `fn` as a trace and returns the hooks it registered with {@link onReplay}.
+ *
+ * @throws {TypeError} inside another trace (a compiled step calling another compiled step).
+ */
+export function traced(fn: () => void): (() => void)[] {
+  if (active !== undefined) {
+    throw new TypeError(
+      "Cannot compile a step inside another step being compiled: call the inner function directly, the outer compile covers it",
+    );
+  }
+  const trace: Trace = { hooks: [] };
+  active = trace;
+  try {
+    fn();
+  } finally {
+    active = undefined;
+  }
+  return trace.hooks;
+}
+
+/**
+ * Keeps `hook` to run before each replay of the trace in progress and returns true; outside a trace
+ * returns false, and the caller runs the work now. A hook queues its device work (a small kernel
+ * writing the step's scalars) ahead of the replayed step on the same stream or queue.
+ */
+export function onReplay(hook: () => void): boolean {
+  if (active === undefined) return false;
+  active.hooks.push(hook);
+  return true;
+}
+
+/**
+ * Throws, while a trace is in progress, `Cannot <action> inside a step being compiled by ga.compile(): <why>; <fix>`.
+ *
+ * @throws {TypeError} naming the call and how to do without it.
+ */
+export function refuseInCompile(action: string, why: string, fix: string): void {
+  if (active === undefined) return;
+  throw new TypeError(`Cannot ${action} inside a step being compiled by ga.compile(): ${why}; ${fix}`);
+}
+
+/** The reason a host read is refused in a trace. */
+export const RECORDS_ONLY =
+  "the compiled step records its device work to replay it at every call, so nothing has run yet and the JavaScript around it does not run again";

@@ -1,0 +1,209 @@
+import assert from "node:assert/strict";
+import * as ga from "../../src/array/mod.ts";
+import * as nn from "../../src/nn/mod.ts";
+import * as optim from "../../src/optim/mod.ts";
+import { eachBackend } from "./_each_backend.ts";
+import { adamStep, assertClose, type HostState, rmspropStep, rng, sgdStep } from "../optim/_reference.ts";
+
+const BATCH = 16, FEATURES = 3;
+
+/** A batch of a linear regression problem: x [BATCH, FEATURES] and y [BATCH], as host numbers. */
+function batch(seed: number): { x: number[]; y: number[] } {
+  const random = rng(seed);
+  const x = Array.from({ length: BATCH * FEATURES }, () => Math.fround(2 * random() - 1));
+  const y = Array.from(
+    { length: BATCH },
+    (_, i) => Math.fround(x[i * 3]! - 2 * x[i * 3 + 1]! + 0.5 * x[i * 3 + 2]! + 1),
+  );
+  return { x, y };
+}
+
+/** The gradient of mean((x·w + b - y)²) with respect to w and b, in float64 on the host. */
+function hostGradient(
+  w: readonly number[],
+  b: number,
+  x: readonly number[],
+  y: readonly number[],
+): [number[], number] {
+  const gw = [0, 0, 0];
+  let gb = 0;
+  for (let i = 0; i < BATCH; i++) {
+    let r = b - y[i]!;
+    for (let j = 0; j < FEATURES; j++) r += x[i * FEATURES + j]! * w[j]!;
+    for (let j = 0; j < FEATURES; j++) gw[j]! += (2 / BATCH) * r * x[i * FEATURES + j]!;
+    gb += (2 / BATCH) * r;
+  }
+  return [gw, gb];
+}
+
+const loss = (w: ga.GPUArray, b: ga.GPUArray, x: ga.GPUArray, y: ga.GPUArray) =>
+  ga.mean(ga.square(ga.matmul(x, w).add(b).sub(y)));
+
+/** Trains w, b with `opt` through `ga.compile` for `steps` steps and checks them against `hostStep`. */
+function checkCompiledTraining(
+  make: (params: ga.GPUArray[]) => optim.Optimizer,
+  hostStep: (p: number[], g: number[], s: HostState, lr: number) => number[],
+  what: string,
+  schedule: (i: number) => number | undefined = () => undefined,
+): void {
+  const w = ga.zeros([FEATURES]), b = ga.zeros([]);
+  const opt = make([w, b]);
+  const step = ga.compile((x: ga.GPUArray, y: ga.GPUArray) => {
+    const [value, grads] = ga.valueAndGrad(loss, { argnums: [0, 1] })(w, b, x, y);
+    opt.step(grads);
+    return value;
+  });
+  let hw = [0, 0, 0], hb = 0;
+  const sw: HostState = {}, sb: HostState = {};
+  for (let i = 0; i < 20; i++) {
+    const lr = schedule(i);
+    if (lr !== undefined) opt.lr = lr;
+    const { x, y } = batch(i);
+    const value = step(ga.asarray(x).reshape(BATCH, FEATURES), ga.asarray(y));
+    const [gw, gb] = hostGradient(hw, hb, x, y);
+    let l = 0;
+    for (let r = 0; r < BATCH; r++) {
+      let e = hb - y[r]!;
+      for (let j = 0; j < FEATURES; j++) e += x[r * FEATURES + j]! * hw[j]!;
+      l += e * e / BATCH;
+    }
+    assertClose([value.item() as number], [l], 1e-5, `${what}: the loss of step ${i}`);
+    hw = hostStep(hw, gw, sw, opt.lr);
+    hb = hostStep([hb], [gb], sb, opt.lr)[0]!;
+  }
+  assert.equal(step.traces, 1, `${what}: traced once`);
+  assertClose(Array.from(w.get() as Float32Array), hw, 2e-5, `${what}: w after 20 steps`);
+  assertClose([b.item() as number], [hb], 2e-5, `${what}: b after 20 steps`);
+  step.free();
+}
+
+eachBackend(
+  "compile(): 20 compiled Adam steps of a linear regression give the float64 host trajectory",
+  () => {
+    checkCompiledTraining(
+      (p) => new optim.Adam(p, { lr: 0.05, weightDecay: 0.01 }),
+      (p, g, s, lr) => adamStep(p, g, s, { lr, weightDecay: 0.01, decoupled: false }),
+      "Adam",
+    );
+  },
+);
+
+eachBackend(
+  "compile(): a learning rate a scheduler sets between calls reaches the replayed AdamW step",
+  () => {
+    checkCompiledTraining(
+      (p) => new optim.AdamW(p, { lr: 0.05 }),
+      (p, g, s, lr) => adamStep(p, g, s, { lr, decoupled: true }),
+      "AdamW with a decaying lr",
+      (i) => 0.05 / (1 + i),
+    );
+  },
+);
+
+eachBackend(
+  "compile(): compiled SGD with momentum and RMSprop steps give the float64 host trajectory",
+  () => {
+    checkCompiledTraining(
+      (p) => new optim.SGD(p, { lr: 0.05, momentum: 0.9, nesterov: true }),
+      (p, g, s, lr) => sgdStep(p, g, s, { lr, momentum: 0.9, nesterov: true }),
+      "SGD",
+    );
+    checkCompiledTraining(
+      (p) => new optim.RMSprop(p, { lr: 0.01, centered: true, momentum: 0.5 }),
+      (p, g, s, lr) => rmspropStep(p, g, s, { lr, centered: true, momentum: 0.5 }),
+      "RMSprop",
+    );
+  },
+);
+
+eachBackend("compile(): an MLP step compiled gives the eager step's parameters after 20 Adam steps", () => {
+  const random = rng(3);
+  const init = (shape: number[]) =>
+    ga.asarray(Array.from({ length: shape.reduce((a, n) => a * n, 1) }, () => random() - 0.5)).reshape(
+      ...shape,
+    );
+  const start = [init([4, 16]), init([16]), init([16, 1]), init([1])];
+  const forward = (p: ga.GPUArray[], x: ga.GPUArray, y: ga.GPUArray) =>
+    nn.mseLoss(nn.linear(nn.gelu(nn.linear(x, p[0]!.T, p[1]!)), p[2]!.T, p[3]!), y);
+  const run = (compiled: boolean) => {
+    const params = start.map((p) => p.copy());
+    const opt = new optim.Adam(params, { lr: 0.01 });
+    const step = ga.compile((x: ga.GPUArray, y: ga.GPUArray) => {
+      const [value, grads] = ga.valueAndGrad(forward)(params, x, y);
+      opt.step(grads);
+      return value;
+    }, { disable: !compiled });
+    const losses: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const data = rng(100 + i);
+      const x = ga.asarray(Array.from({ length: 32 * 4 }, () => data() * 2 - 1)).reshape(32, 4);
+      losses.push(step(x, ga.sin(x.sum(1, { keepdims: true }))).item() as number);
+    }
+    assert.equal(step.traces, compiled ? 1 : 0);
+    return { params: params.map((p) => Array.from(p.get() as Float32Array)), losses };
+  };
+  const eager = run(false), compiled = run(true);
+  assertClose(compiled.losses, eager.losses, 1e-5, "losses");
+  compiled.params.forEach((p, i) => assertClose(p, eager.params[i]!, 1e-5, `parameter ${i}`));
+  assert.ok(eager.losses.at(-1)! < eager.losses[0]!, "the loss went down");
+});
+
+eachBackend(
+  "compile(): a new batch of a traced signature replays; another shape or dtype traces again",
+  () => {
+    const scale = ga.asarray([2]);
+    const step = ga.compile((x: ga.GPUArray, k: number) => x.mul(scale).add(k));
+    const want = (x: number[], k: number) => x.map((v) => 2 * v + k);
+    for (let i = 0; i < 3; i++) {
+      assert.deepEqual(Array.from(step(ga.asarray([i, 1, 2]), 1).get() as Float32Array), want([i, 1, 2], 1));
+    }
+    assert.equal(step.traces, 1);
+    assert.deepEqual(Array.from(step(ga.asarray([1, 2]), 1).get() as Float32Array), want([1, 2], 1));
+    assert.deepEqual(Array.from(step(ga.asarray([1, 2]), 1).get() as Float32Array), want([1, 2], 1));
+    assert.equal(step.traces, 2, "a new shape traces again (at its second call)");
+    step(ga.asarray([1, 2, 3]), 5);
+    assert.deepEqual(Array.from(step(ga.asarray([1, 2, 3]), 5).get() as Float32Array), want([1, 2, 3], 5));
+    assert.equal(step.traces, 3, "a new number traces again");
+    // A strided view is copied into the step's own contiguous input: [[0, 3], [1, 4], [2, 5]].
+  const t = ga.arange(6, { dtype: "float32" }).reshape(2, 3).T;
+  step(t.copy(), 0);
+  assert.deepEqual(Array.from(step(t, 0).get() as Float32Array), [0, 6, 2, 8, 4, 10]);
+  // Results are copies: a later replay leaves an earlier result as it was.
+    const first = step(ga.asarray([1, 1, 1]), 0), second = step(ga.asarray([3, 3, 3]), 0);
+    assert.deepEqual([Array.from(first.get() as Float32Array), Array.from(second.get() as Float32Array)], [
+      [2, 2, 2],
+      [6, 6, 6],
+    ]);
+    step.free();
+    step.free();
+  },
+);
+
+eachBackend(
+  "compile(): reading the device, drawing random numbers or returning a number inside a step is refused at the trace, naming the call",
+  () => {
+    const x = ga.asarray([1, 2, 3]);
+    const reads = ga.compile((a: ga.GPUArray) => ga.asarray([a.sum() as number]));
+    reads(x); // the first call runs eagerly
+    assert.throws(
+      () => reads(x),
+      /Cannot return the result of .*inside a step being compiled by ga\.compile\(\).*read it after the call/,
+    );
+    const draws = ga.compile((a: ga.GPUArray) => a.add(ga.random.uniform([3], { seed: 1 })));
+    draws(x);
+    assert.throws(
+      () => draws(x),
+      /Cannot draw random numbers inside a step being compiled by ga\.compile\(\).*pass them in/,
+    );
+    const number = ga.compile((a: ga.GPUArray) => [a.add(1), 5]);
+    number(x);
+    assert.throws(() => number(x), /Cannot compile a step that returns 5 at the result\[1\]/);
+    assert.throws(() => ga.compile(5 as never), /Cannot compile 5: pass the step as a function/);
+    const odd = ga.compile((_: unknown) => x.add(1));
+    assert.throws(() => odd(new Map()), /Cannot call a compiled step with a Map at argument list\[0\]/);
+    // After a refused trace the step still runs: the next call traces again.
+    const ok = ga.compile((a: ga.GPUArray) => a.mul(3));
+    ok(x);
+    assert.deepEqual(Array.from(ok(x).get() as Float32Array), [3, 6, 9]);
+  },
+);
