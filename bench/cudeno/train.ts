@@ -1,9 +1,11 @@
 /**
- * cudeno's training figures for the GPU benchmark (issue 30 item 8): samples per second of whole eager
- * training steps (forward, backward through `ga.valueAndGrad`, and `optim.AdamW`'s update) of the MLP and
- * the CNN that bench/py/torch_bench.py trains with PyTorch eager and `torch.compile`, on one fixed batch
- * of synthetic data, timed on the host clock from the first queued step to the device's end of the last.
- * The loss must fall over the steps, in every producer, before the figure counts.
+ * cudeno's training figures for the GPU benchmark (issue 30 item 8, issue 31 item 4): samples per second
+ * of whole training steps (forward, backward through `ga.valueAndGrad`, and `optim.AdamW`'s update) of
+ * the MLP, the CNN and the char GPT that bench/py/torch_bench.py trains with PyTorch eager and
+ * `torch.compile`, on one fixed batch of synthetic data, timed on the host clock from the first queued
+ * step to the device's end of the last: eager (`train.<model>`), and the whole step through `ga.compile`
+ * (`train.<model>.compiled`, replayed as one CUDA graph). The loss must fall over the steps, in every
+ * producer, before the figure counts.
  *
  * @module
  */
@@ -47,22 +49,27 @@ class Cnn extends nn.Module {
  */
 export function trainFigures(emit: (r: BenchRecord) => void): void {
   ga.useBackend("cuda");
-  trainFigure(emit, "train.mlp.4096", new Mlp(), [4096, 784], "784-1024-1024-10 MLP (ReLU)");
-  trainFigure(
-    emit,
-    "train.cnn.512",
-    new Cnn(),
-    [512, 3, 32, 32],
-    "CNN conv 3→64→128→256 (3×3, padding 1, each + ReLU + 2×2 max pool) + linear 4096→10",
-  );
-  const gpt =
-    "char GPT (nanoGPT shakespeare-char: 6 layers, 6 heads, width 384, context 256, vocabulary 65; examples/_gpt.ts)";
-  const config = { vocab: 65, context: 256, layers: 6, heads: 6, width: 384 };
-  trainFigure(emit, "train.gpt.64x256", new Gpt(config), [64, 256], gpt, { vocab: 65 });
-  trainFigure(emit, "train.gpt.64x256.bf16", new Gpt(config), [64, 256], gpt, {
-    vocab: 65,
-    autocast: "bfloat16",
-  });
+  for (const compiled of [false, true]) {
+    const at = (figure: string) => compiled ? `${figure}.compiled` : figure;
+    trainFigure(emit, at("train.mlp.4096"), new Mlp(), [4096, 784], "784-1024-1024-10 MLP (ReLU)", { compiled });
+    trainFigure(
+      emit,
+      at("train.cnn.512"),
+      new Cnn(),
+      [512, 3, 32, 32],
+      "CNN conv 3→64→128→256 (3×3, padding 1, each + ReLU + 2×2 max pool) + linear 4096→10",
+      { compiled },
+    );
+    const gpt =
+      "char GPT (nanoGPT shakespeare-char: 6 layers, 6 heads, width 384, context 256, vocabulary 65; examples/_gpt.ts)";
+    const config = { vocab: 65, context: 256, layers: 6, heads: 6, width: 384 };
+    trainFigure(emit, at("train.gpt.64x256"), new Gpt(config), [64, 256], gpt, { vocab: 65, compiled });
+    trainFigure(emit, at("train.gpt.64x256.bf16"), new Gpt(config), [64, 256], gpt, {
+      vocab: 65,
+      autocast: "bfloat16",
+      compiled,
+    });
+  }
 }
 
 function trainFigure(
@@ -71,7 +78,7 @@ function trainFigure(
   model: nn.Module<[ga.GPUArray], ga.GPUArray>,
   shape: number[],
   what: string,
-  { vocab, autocast }: { vocab?: number; autocast?: nn.AutocastDType } = {},
+  { vocab, autocast, compiled = false }: { vocab?: number; autocast?: nn.AutocastDType; compiled?: boolean } = {},
 ): void {
   // A language model reads tokens and predicts the next at every position; the others classify into 10.
   const batch = shape[0]!, items = vocab === undefined ? batch : batch * shape[1]!;
@@ -91,12 +98,16 @@ function trainFigure(
   const lossAndGrads = ga.valueAndGrad((p: nn.ParameterTree, x: ga.GPUArray, y: ga.GPUArray) =>
     autocast === undefined ? loss(p, x, y) : nn.autocast(autocast, () => loss(p, x, y))
   );
-  const step = (): ga.GPUArray => {
+  const step = ga.compile((): ga.GPUArray => {
     const [loss, grads] = lossAndGrads(params, x, y);
     opt.step(grads);
     return loss;
-  };
+  }, { disable: !compiled });
+  const t0 = performance.now();
   const first = Number(step());
+  step(); // a compiled step traces at its second call
+  cuda.synchronize();
+  const traceMs = performance.now() - t0;
   for (const t0 = performance.now(); performance.now() - t0 < SETTLE_MS;) step();
   const steps = Math.max(5, Math.ceil(SETTLE_MS / 4 / stepMs(step)));
   const samples: number[] = [];
@@ -117,7 +128,9 @@ function trainFigure(
     better: "higher",
     samples,
     note:
-      `eager training steps of a ${what}, ${
+      `${
+        compiled ? `ga.compile'd (first two calls, eager and traced: ${traceMs.toFixed(0)} ms)` : "eager"
+      } training steps of a ${what}, ${
         autocast === undefined ? "float32" : `float32 weights under nn.autocast("${autocast}")`
       }, batch ${
         shape.slice(0, vocab === undefined ? 1 : 2).join(" × ")
@@ -126,6 +139,7 @@ function trainFigure(
         first.toFixed(3)
       } → ${last.toFixed(3)}`,
   });
+  step.free();
   x.free();
   y.free();
 }

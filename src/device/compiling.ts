@@ -8,10 +8,23 @@
  * @module
  */
 
-/** A trace in progress: the hooks to run before each replay of what it records. */
+/**
+ * A check a trace could not make on the host (whether an index was in range): the device sets a flag,
+ * and the compiled step reads it at its next call, so the host does not wait for each step.
+ */
+export interface DeferredCheck {
+  /** Reads the flag (waiting for the step that set it) and clears it: whether the check failed. */
+  readonly failed: () => boolean;
+  /** What went wrong, in the user's terms. */
+  readonly message: string;
+}
+
+/** A trace in progress: the hooks to run before each replay of what it records, and its checks. */
 export interface Trace {
   /** Host work to redo before each replay, in the order it was registered. */
   readonly hooks: (() => void)[];
+  /** Checks of each replay's results, made at the next call. */
+  readonly checks: DeferredCheck[];
 }
 
 let active: Trace | undefined;
@@ -41,24 +54,35 @@ export function tracing(): boolean {
 }
 
 /**
- * Runs `fn` as a trace and returns the hooks it registered with {@link onReplay}.
+ * Runs `fn` as a trace and returns the hooks it registered with {@link onReplay} and the checks it
+ * deferred with {@link deferCheck}.
  *
  * @throws {TypeError} inside another trace (a compiled step calling another compiled step).
  */
-export function traced(fn: () => void): (() => void)[] {
+export function traced(fn: () => void): Trace {
   if (active !== undefined) {
     throw new TypeError(
       "Cannot compile a step inside another step being compiled: call the inner function directly, the outer compile covers it",
     );
   }
-  const trace: Trace = { hooks: [] };
+  const trace: Trace = { hooks: [], checks: [] };
   active = trace;
   try {
     fn();
   } finally {
     active = undefined;
   }
-  return trace.hooks;
+  return trace;
+}
+
+/**
+ * Keeps `check` to make after each replay of the trace in progress (at the compiled step's next call)
+ * and returns true; outside a trace returns false, and the caller checks now.
+ */
+export function deferCheck(check: DeferredCheck): boolean {
+  if (active === undefined) return false;
+  active.checks.push(check);
+  return true;
 }
 
 /**

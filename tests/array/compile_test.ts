@@ -149,7 +149,7 @@ eachBackend("compile(): an MLP step compiled gives the eager step's parameters a
 });
 
 eachBackend(
-  "compile(): a new batch of a traced signature replays; another shape or dtype traces again",
+  "compile(): a new batch of a traced signature replays; another shape or number traces again",
   () => {
     const scale = ga.asarray([2]);
     const step = ga.compile((x: ga.GPUArray, k: number) => x.mul(scale).add(k));
@@ -165,10 +165,10 @@ eachBackend(
     assert.deepEqual(Array.from(step(ga.asarray([1, 2, 3]), 5).get() as Float32Array), want([1, 2, 3], 5));
     assert.equal(step.traces, 3, "a new number traces again");
     // A strided view is copied into the step's own contiguous input: [[0, 3], [1, 4], [2, 5]].
-  const t = ga.arange(6, { dtype: "float32" }).reshape(2, 3).T;
-  step(t.copy(), 0);
-  assert.deepEqual(Array.from(step(t, 0).get() as Float32Array), [0, 6, 2, 8, 4, 10]);
-  // Results are copies: a later replay leaves an earlier result as it was.
+    const t = ga.arange(6, { dtype: "float32" }).reshape(2, 3).T;
+    step(t.copy(), 0);
+    assert.deepEqual(Array.from(step(t, 0).get() as Float32Array), [0, 6, 2, 8, 4, 10]);
+    // Results are copies: a later replay leaves an earlier result as it was.
     const first = step(ga.asarray([1, 1, 1]), 0), second = step(ga.asarray([3, 3, 3]), 0);
     assert.deepEqual([Array.from(first.get() as Float32Array), Array.from(second.get() as Float32Array)], [
       [2, 2, 2],
@@ -207,3 +207,45 @@ eachBackend(
     assert.deepEqual(Array.from(ok(x).get() as Float32Array), [3, 6, 9]);
   },
 );
+
+eachBackend(
+  "compile(): an embedding index out of range in a replay is reported at the step's next call",
+  () => {
+    const table = ga.asarray([[1, 2], [3, 4], [5, 6]]);
+    const look = ga.compile((i: ga.GPUArray) => nn.embedding(i, table));
+    const ids = (values: number[]) => ga.asarray(values, "int32");
+    assert.deepEqual(Array.from(look(ids([0, 2])).get() as Float32Array), [1, 2, 5, 6]); // eager
+    assert.deepEqual(Array.from(look(ids([1, 2])).get() as Float32Array), [3, 4, 5, 6]); // traced
+    look(ids([7, 0])); // replayed: the device sets the range flag
+    assert.throws(
+      () => look(ids([0, 0])),
+      /Cannot take an index along axis 0: one was out of range for extent 3 \(use -3 to 2\), in the previous call of this compiled step/,
+    );
+    assert.deepEqual(Array.from(look(ids([2, 0])).get() as Float32Array), [5, 6, 1, 2], "the step goes on");
+    assert.equal(look.traces, 1);
+  },
+);
+
+eachBackend("compile(): a char GPT's AdamW step compiled gives the eager step's losses", async () => {
+  const { Gpt } = await import("../../examples/_gpt.ts");
+  const run = (compiled: boolean) => {
+    nn.manualSeed(0);
+    const model = new Gpt({ vocab: 11, context: 16, layers: 2, heads: 2, width: 16 });
+    const x = ga.random.integers([4, 16], { low: 0, high: 11, seed: 41, dtype: "int32" });
+    const y = ga.random.integers([4, 16], { low: 0, high: 11, seed: 42, dtype: "int32" });
+    const params = model.parameters();
+    const opt = new optim.AdamW(params, { lr: 1e-2 });
+    const lossAndGrads = ga.valueAndGrad((p: nn.ParameterTree) =>
+      nn.crossEntropy(nn.functionalCall(model, p, x).reshape([-1, 11]), y.reshape([-1]))
+    );
+    const step = ga.compile(() => {
+      const [loss, grads] = lossAndGrads(params);
+      opt.step(grads);
+      return loss;
+    }, { disable: !compiled });
+    return Array.from({ length: 6 }, () => step().item() as number);
+  };
+  const eager = run(false), compiled = run(true);
+  assertClose(compiled, eager, 1e-5, "losses");
+  assert.ok(eager[5]! < eager[0]!, "the loss went down");
+});

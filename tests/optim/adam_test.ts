@@ -61,15 +61,18 @@ for (const [name, decoupled] of [["Adam", false], ["AdamW", true]] as const) {
   }
 }
 
-eachBackend("Adam.step() of 60 parameters takes one kernel launch per 10 parameters or more, and one writing its scalars", () => {
-  const params = SHAPES.map((s) => ga.ones(s as number[]));
-  const grads = params.map((p) => ga.fullLike(p, 0.5));
-  const opt = new optim.Adam(params, { lr: 0.1, amsgrad: true });
-  opt.step(grads); // the first step allocates the state
-  const launches = countLaunches(params[0]!.backend, () => opt.step(grads));
-  assert.ok(launches >= 2 && launches <= 7, `${launches} launches`);
-  for (const p of params) assert.ok(Math.abs((p.get() as Float32Array)[0]! - 0.8) < 1e-5);
-});
+eachBackend(
+  "Adam.step() of 60 parameters takes one kernel launch per 10 parameters or more, and one writing its scalars",
+  () => {
+    const params = SHAPES.map((s) => ga.ones(s as number[]));
+    const grads = params.map((p) => ga.fullLike(p, 0.5));
+    const opt = new optim.Adam(params, { lr: 0.1, amsgrad: true });
+    opt.step(grads); // the first step allocates the state
+    const launches = countLaunches(params[0]!.backend, () => opt.step(grads));
+    assert.ok(launches >= 2 && launches <= 7, `${launches} launches`);
+    for (const p of params) assert.ok(Math.abs((p.get() as Float32Array)[0]! - 0.8) < 1e-5);
+  },
+);
 
 eachBackend(
   "Adam's stateDict() resumes a run: a new optimizer loaded from it continues the host trajectory",

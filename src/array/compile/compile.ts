@@ -9,7 +9,7 @@
 
 import { activeBackend } from "../../device/active.ts";
 import type { Backend, Recorded } from "../../device/backend.ts";
-import { traced } from "../../device/compiling.ts";
+import { type DeferredCheck, traced } from "../../device/compiling.ts";
 import { GPUArray } from "../core/gpuarray.ts";
 import { showShape } from "../core/layout.ts";
 import { describe } from "../core/describe.ts";
@@ -44,6 +44,9 @@ interface Entry {
   inputs?: GPUArray[];
   recorded?: Recorded;
   hooks?: (() => void)[];
+  checks?: DeferredCheck[];
+  /** Whether a replay ran whose checks were not made yet. */
+  unchecked?: boolean;
   /** The result of the traced call: its arrays hold each replay's results. */
   output?: unknown;
 }
@@ -134,12 +137,12 @@ function trace(entry: Entry, fn: (...args: never[]) => unknown, args: unknown[],
   const backend = backendOf(arrays);
   const inputs = arrays.map((a) => new GPUArray(backend, a.shape, a.dtype));
   const own = substitute(args, inputs, { i: 0 }) as never[];
-  let output: unknown, hooks: (() => void)[] = [];
+  let output: unknown, hooks: (() => void)[] = [], checks: DeferredCheck[] = [];
   try {
     entry.recorded = backend.record(() => {
-      hooks = traced(() => {
+      ({ hooks, checks } = traced(() => {
         output = fn(...own);
-      });
+      }));
     });
   } catch (e) {
     for (const a of inputs) a.free();
@@ -161,15 +164,31 @@ function trace(entry: Entry, fn: (...args: never[]) => unknown, args: unknown[],
   }
   entry.inputs = inputs;
   entry.hooks = hooks;
+  entry.checks = checks;
   entry.output = output;
+}
+
+/**
+ * Makes the checks of the last replay (waiting for it): an index out of range there is reported now.
+ *
+ * @throws {RangeError} with the failed check's message.
+ */
+function check(entry: Entry): void {
+  if (!entry.unchecked) return;
+  entry.unchecked = false;
+  for (const c of entry.checks!) {
+    if (c.failed()) throw new RangeError(`${c.message}, in the previous call of this compiled step`);
+  }
 }
 
 /** Fills the step's inputs from `arrays`, runs the hooks and the recording, and copies the results out. */
 function replay(entry: Entry, arrays: readonly GPUArray[]): unknown {
+  check(entry);
   const inputs = entry.inputs!;
   arrays.forEach((a, i) => copyInto(inputs[i]!, a, "call a compiled step"));
   for (const hook of entry.hooks!) hook();
   entry.recorded!.run();
+  entry.unchecked = entry.checks!.length > 0;
   return copied(entry.output);
 }
 
@@ -197,7 +216,10 @@ function release(entry: Entry): void {
  * closes over (parameters, optimizer state) are read and updated in place at every replay, so the
  * compiled step gives what the eager one gives (to float rounding), and returns copies of its results.
  *
- * What a trace cannot record is refused, naming the call: reading the device on the host (`get()`,
+ * A check that reads the device (whether an index of `take()` or `nn.embedding` is in range) is made
+ * at the next call of the same signature, which then waits for the step before and throws the error
+ * it found, saying so; other reads of the device are refused when traced, naming the call
+ * (`get()`,
  * `item()`, a whole-array `sum()` read as a number, a result whose size depends on values), drawing
  * random numbers (dropout included: draw the mask outside and pass it in), and making an optimizer's
  * state for a parameter the first call did not update. A step that branches on values read outside it

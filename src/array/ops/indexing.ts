@@ -10,7 +10,7 @@
 import { record, refuseTrackedWrite } from "../grad/tape.ts";
 import type { Backend } from "../../device/backend.ts";
 import { type DType, DTYPES } from "../../kernel/dtype.ts";
-import { GPUArray, sharesMemory, viewOf } from "../core/gpuarray.ts";
+import { collectArrays, GPUArray, sharesMemory, viewOf } from "../core/gpuarray.ts";
 import { describe } from "../core/describe.ts";
 import { castTo, indexType, load } from "../../codegen/c.ts";
 import { normalizeAxis, showShape } from "../core/layout.ts";
@@ -18,6 +18,7 @@ import { AXIS, type AxisOptions, optionsOf } from "../core/axis_args.ts";
 import { copyInto, copyOf, runLoop } from "../exec/loop.ts";
 import { fill } from "./assign.ts";
 import { ravel } from "./views.ts";
+import { deferCheck, tracing } from "../../device/compiling.ts";
 
 /**
  * Integer indices: an array of an integer (or bool) dtype, one integer, or a list of integers.
@@ -44,7 +45,13 @@ const INDEX_CHECK = "whether an index is out of range";
 function nextFlag(backend: Backend): RangeFlag {
   let flag = rangeFlags.get(backend);
   if (flag === undefined || flag.array.freed) {
-    flag = { array: fill(new GPUArray(backend, [1], "int32"), 0), tag: 0 };
+    // Kept across calls: not one of the arrays a differentiation frees when it ends.
+    const outer = collectArrays(undefined);
+    try {
+      flag = { array: fill(new GPUArray(backend, [1], "int32"), 0), tag: 0 };
+    } finally {
+      collectArrays(outer);
+    }
     rangeFlags.set(backend, flag);
   }
   if (++flag.tag === 2 ** 31 - 1) {
@@ -54,11 +61,30 @@ function nextFlag(backend: Backend): RangeFlag {
   return flag;
 }
 
-/** Whether the last loop set `flag` (waits for it). */
-function raised(flag: RangeFlag): boolean {
+/** Whether a loop set `flag` to `tag` (waits for it). */
+function raised(flag: RangeFlag, tag = flag.tag): boolean {
   const host = new Int32Array(1);
   flag.array.backend.read(host, flag.array.buffer, 0);
-  return host[0] === flag.tag;
+  return host[0] === tag;
+}
+
+/**
+ * Checks the range of an indexing call: now (true where an index was out of range), or, in a step
+ * being compiled, after each replay at the step's next call (false now), with `message`.
+ */
+function rangeChecked(flag: RangeFlag, message: () => string): boolean {
+  const tag = flag.tag;
+  const deferred = deferCheck({
+    failed: () => {
+      if (!raised(flag, tag)) return false;
+      fill(flag.array, 0);
+      return true;
+    },
+    get message() {
+      return message();
+    },
+  });
+  return !deferred && raised(flag);
 }
 
 /**
@@ -124,6 +150,7 @@ export function gather(
   index: readonly GatherIndex[],
   extent: number | undefined,
   what: string,
+  message = () => `Cannot ${what}: an index was out of range for extent ${extent}`,
 ): boolean {
   if (out.size === 0) return false;
   const d = out.backend.dialect, ix = indexType(d);
@@ -156,7 +183,7 @@ export function gather(
     out.shape,
     what,
   );
-  return flag !== undefined && raised(flag);
+  return flag !== undefined && rangeChecked(flag, message);
 }
 
 /**
@@ -201,7 +228,8 @@ export function takeWith<D extends DType>(
   axis: number | undefined,
   message: (index: bigint, extent: number, axis: number | undefined) => string,
 ): GPUArray<D> {
-  a.backend.checkHostRead("take()", INDEX_CHECK);
+  // In a step being compiled, the range is checked at the step's next call (`rangeChecked`).
+  if (!tracing()) a.backend.checkHostRead("take()", INDEX_CHECK);
   const idx = indexArray(indices, a.backend, "take");
   const source = axis === undefined ? ravel(a) : a;
   try {
@@ -220,7 +248,10 @@ export function takeWith<D extends DType>(
       strides: [...pre.map(() => 0), ...idx.strides, ...post.map(() => 0)],
       offset: idx.offset,
     });
-    if (gather(out, from, [{ array: at, step: source.strides[ax]! }], extent, "take")) {
+    const where = axis === undefined ? "of the flattened array" : `along axis ${ax}`;
+    const deferred = () =>
+      `Cannot take an index ${where}: one was out of range for extent ${extent} (${validRange(extent)})`;
+    if (gather(out, from, [{ array: at, step: source.strides[ax]! }], extent, "take", deferred)) {
       out.free();
       throw new RangeError(
         message(firstOutOfRange(idx, extent)!, extent, axis === undefined ? undefined : ax),
