@@ -51,7 +51,9 @@ export function trainFigures(emit: (r: BenchRecord) => void): void {
   ga.useBackend("cuda");
   for (const compiled of [false, true]) {
     const at = (figure: string) => compiled ? `${figure}.compiled` : figure;
-    trainFigure(emit, at("train.mlp.4096"), new Mlp(), [4096, 784], "784-1024-1024-10 MLP (ReLU)", { compiled });
+    trainFigure(emit, at("train.mlp.4096"), new Mlp(), [4096, 784], "784-1024-1024-10 MLP (ReLU)", {
+      compiled,
+    });
     trainFigure(
       emit,
       at("train.cnn.512"),
@@ -78,7 +80,8 @@ function trainFigure(
   model: nn.Module<[ga.GPUArray], ga.GPUArray>,
   shape: number[],
   what: string,
-  { vocab, autocast, compiled = false }: { vocab?: number; autocast?: nn.AutocastDType; compiled?: boolean } = {},
+  { vocab, autocast, compiled = false }: { vocab?: number; autocast?: nn.AutocastDType; compiled?: boolean } =
+    {},
 ): void {
   // A language model reads tokens and predicts the next at every position; the others classify into 10.
   const batch = shape[0]!, items = vocab === undefined ? batch : batch * shape[1]!;

@@ -399,6 +399,17 @@ export function ltMatmul(backend: CudaBackend, g: Gemm, options: LtOptions = {})
 }
 
 /**
+ * Gives `stream` its cuBLASLt workspace now, before a capture on it begins (`Backend.record`), so
+ * that the products recorded there may use algorithms that need one. Nothing where cuBLASLt does not
+ * load.
+ */
+export function prepareLtStream(backend: CudaBackend, stream: Stream): void {
+  const context = backend.context;
+  const state = ltState(context);
+  if (state !== undefined) workspaceOn(state, context, stream);
+}
+
+/**
  * The CUDA backend's {@link Blas}: each product on cuBLASLt ({@link ltMatmul}), else on cuBLAS; the
  * epilogues on cuBLASLt alone, except float64's GELU, which cuBLASLt does not compute to double
  * precision (the caller applies it).

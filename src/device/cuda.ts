@@ -22,7 +22,7 @@ import type { DType } from "../kernel/dtype.ts";
 import { tryGetEnv } from "../../ffi/load.ts";
 import { currentStream, withStream } from "./stream.ts";
 import { asRecording, RECORDS_ONLY, refuseInCompile } from "./compiling.ts";
-import { cublasLtOf } from "./cublaslt.ts";
+import { cublasLtOf, prepareLtStream } from "./cublaslt.ts";
 import { cusolverOf } from "./cusolver.ts";
 import type { Solver } from "./solver.ts";
 import type { Dnn } from "./dnn.ts";
@@ -291,6 +291,7 @@ export class CudaBackend implements Backend {
   record(fn: () => void): Recorded {
     this.context.setCurrent();
     const stream = new cuda.Stream();
+    prepareLtStream(this, stream);
     let exec: cuda.GraphExec;
     try {
       using graph = asRecording(() => cuda.capture(stream, () => withStream(stream, fn)));
