@@ -108,7 +108,8 @@ function trainFigure(
   }, { disable: !compiled });
   const t0 = performance.now();
   const first = Number(step());
-  step(); // a compiled step traces at its second call
+  step();
+  step(); // a compiled step traces at its third call
   cuda.synchronize();
   const traceMs = performance.now() - t0;
   for (const t0 = performance.now(); performance.now() - t0 < SETTLE_MS;) step();
@@ -130,14 +131,15 @@ function trainFigure(
     unit: vocab === undefined ? "samples/s" : "tokens/s",
     better: "higher",
     samples,
-    note:
-      `${
-        compiled ? `ga.compile'd (first two calls, eager and traced: ${traceMs.toFixed(0)} ms)` : "eager"
-      } training steps of a ${what}, ${
-        autocast === undefined ? "float32" : `float32 weights under nn.autocast("${autocast}")`
-      }, batch ${
-        shape.slice(0, vocab === undefined ? 1 : 2).join(" × ")
-      }, on one fixed batch: nn.crossEntropy, ` +
+    note: `${
+      compiled
+        ? `ga.compile'd (first three calls, two eager and one traced: ${traceMs.toFixed(0)} ms)`
+        : "eager"
+    } training steps of a ${what}, ${
+      autocast === undefined ? "float32" : `float32 weights under nn.autocast("${autocast}")`
+    }, batch ${
+      shape.slice(0, vocab === undefined ? 1 : 2).join(" × ")
+    }, on one fixed batch: nn.crossEntropy, ` +
       `ga.valueAndGrad through nn.functionalCall, optim.AdamW (lr 1e-3); ${steps} steps a sample; loss ${
         first.toFixed(3)
       } → ${last.toFixed(3)}`,

@@ -269,7 +269,7 @@ export class CudaBackend implements Backend {
       if (capturesInProgress !== 0) {
         refuseInCompile(
           "compile a kernel for its first launch",
-          "the first call ran eagerly and compiled the kernels of what it did, and this call does other work",
+          "its first calls ran eagerly and compiled the kernels of what they did, and this call does other work",
           "make the step do the same work at every call (a branch on its arguments' values cannot be compiled)",
         );
         refuseWhileCapturing(

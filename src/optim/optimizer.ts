@@ -189,7 +189,7 @@ export abstract class Optimizer {
       ) {
         refuseInCompile(
           `make ${this.#name}'s scalars for a new group of parameters`,
-          "the first call ran eagerly and made them for the parameters it updated, and this call updates others",
+          "its first calls ran eagerly and made them for the parameters they updated, and this call updates others",
           "update the same parameters at every call",
         );
         values?.free();
@@ -211,7 +211,7 @@ export abstract class Optimizer {
   protected buffer(param: GPUArray, zeros = true): GPUArray {
     refuseInCompile(
       `make ${this.#name}'s state for a parameter`,
-      "the first call of a compiled step runs eagerly and makes the state of the parameters it updates, and this call updates one it did not",
+      "the first calls of a compiled step run eagerly and make the state of the parameters they update, and this call updates one they did not",
       "update the same parameters at every call",
     );
     return persistent(() => {

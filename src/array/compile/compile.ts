@@ -1,5 +1,5 @@
 /**
- * `ga.compile(step)`: a function of arrays run once eagerly, traced at its second call into the
+ * `ga.compile(step)`: a function of arrays run twice eagerly, traced at its third call into the
  * device work it queues (a CUDA graph, a list of OpenCL commands), and replayed from then on with no
  * JavaScript of its own: a training step's forward, backward and optimizer update become one graph
  * launch, and the host time of its hundreds of operations goes away.
@@ -26,7 +26,7 @@ export interface CompileOptions {
  * was traced) and an idempotent {@link free}.
  */
 export interface Compiled<A extends unknown[], R> {
-  /** Runs the step: the first call of a signature eagerly, the second traces and replays, later ones replay. */
+  /** Runs the step: the first two calls of a signature eagerly, the third traces and replays, later ones replay. */
   (...args: A): R;
   /** How many signatures were traced so far (a call with new arrays of a traced signature does not trace). */
   readonly traces: number;
@@ -36,10 +36,17 @@ export interface Compiled<A extends unknown[], R> {
   [Symbol.dispose](): void;
 }
 
+/**
+ * The calls of a signature that run eagerly before it is traced: the first compiles kernels and makes
+ * an optimizer's state, and the second runs the kernels of a step that is not the first (SGD's
+ * momentum starts from the gradient at its first step), which a CUDA capture cannot compile.
+ */
+const EAGER_CALLS = 2;
+
 /** One signature of a compiled step. */
 interface Entry {
-  /** Whether its first (eager) call has run. */
-  warm: boolean;
+  /** How many of its eager calls (the first {@link EAGER_CALLS}) have run. */
+  calls: number;
   /** The step's own copies of the arguments' arrays, which the recording reads. */
   inputs?: GPUArray[];
   recorded?: Recorded;
@@ -206,8 +213,9 @@ function release(entry: Entry): void {
  * Compiles `fn`, a function of arrays (and numbers, strings, booleans, lists and plain objects of
  * them) that queues device work and returns arrays: a training step (forward, `valueAndGrad`, an
  * optimizer's `step`), or any run of array operations. For each signature (the arguments' shapes,
- * dtypes and devices, and their other values), the first call runs `fn` eagerly (compiling its
- * kernels and making an optimizer's state); the second traces it, recording the device work it queues
+ * dtypes and devices, and their other values), the first two calls run `fn` eagerly (compiling its
+ * kernels and making an optimizer's state; an optimizer's first step may differ from later ones); the
+ * third traces it, recording the device work it queues
  * over the compiled step's own copies of the array arguments, without running it (on CUDA a graph
  * captured on a stream, whose memory is its own; on OpenCL the list of commands, whose memory is
  * reused within it); that call and every later one copy their array arguments in, run the host work
@@ -222,7 +230,7 @@ function release(entry: Entry): void {
  * (`get()`,
  * `item()`, a whole-array `sum()` read as a number, a result whose size depends on values), drawing
  * random numbers (dropout included: draw the mask outside and pass it in), and making an optimizer's
- * state for a parameter the first call did not update. A step that branches on values read outside it
+ * state for a parameter the first calls did not update. A step that branches on values read outside it
  * must be compiled per branch. Arrays closed over must stay the same arrays: replacing one (loading
  * a state dict, reassigning a parameter) needs a new `compile`. Array arguments are copied in, so
  * updating one inside the step does not reach the caller's array.
@@ -243,7 +251,7 @@ function release(entry: Entry): void {
  *   opt.step([dw]);
  *   return value;
  * });
- * for (let i = 0; i < 100; i++) step(ga.asarray([1, 2, 3])); // traced at the second call, replayed after
+ * for (let i = 0; i < 100; i++) step(ga.asarray([1, 2, 3])); // traced at the third call, replayed after
  * console.log(step.traces, w.get()); // 1, close to [1, 2, 3]
  * step.free();
  * ```
@@ -273,11 +281,11 @@ export function compile<A extends unknown[], R>(
       }
     }
     let entry = entries.get(key);
-    if (entry === undefined) entries.set(key, entry = { warm: false });
+    if (entry === undefined) entries.set(key, entry = { calls: 0 });
     if (entry.recorded === undefined) {
-      if (!entry.warm) {
+      if (entry.calls < EAGER_CALLS) {
         const result = fn(...args);
-        entry.warm = true;
+        entry.calls++;
         return result;
       }
       trace(entry, fn as (...args: never[]) => unknown, args, arrays);
