@@ -64,10 +64,20 @@ export function ratio(cudeno: BenchRecord | undefined, ref: BenchRecord | undefi
 
 // ---- targets
 
-/** What a target compares cudeno's median with: another impl's figure, cudeno's own other figure, or a time. */
-type Reference = { kind: "impl"; impl: Impl } | { kind: "own"; figure: string } | { kind: "ms" } | {
-  kind: "us";
-};
+/**
+ * What a target compares cudeno's median with: another impl's figure, cudeno's own other figure, the
+ * best peer's median of another figure (a compiled step beside the peers' fastest mode of the same
+ * step), or a time.
+ */
+type Reference =
+  | { kind: "impl"; impl: Impl }
+  | { kind: "own"; figure: string }
+  | {
+    kind: "peers";
+    figure: string;
+  }
+  | { kind: "ms" }
+  | { kind: "us" };
 
 interface Condition {
   ref: Reference;
@@ -82,6 +92,7 @@ interface Target {
 
 const impl = (i: Impl): Reference => ({ kind: "impl", impl: i });
 const own = (figure: string): Reference => ({ kind: "own", figure });
+const peersOf = (figure: string): Reference => ({ kind: "peers", figure });
 const is = (name: string) => (figure: string) => figure === name;
 
 /** The project's targets, each a ratio of cudeno to a reference measured in the same run. */
@@ -188,6 +199,19 @@ const TARGETS: readonly Target[] = [
   { applies: is("train.mlp.4096"), conditions: [{ ref: impl("torch"), op: ">=", bound: 1 }] },
   { applies: is("train.cnn.512"), conditions: [{ ref: impl("torch"), op: ">=", bound: 1 }] },
   { applies: is("train.gpt.64x256.bf16"), conditions: [{ ref: impl("torch"), op: ">=", bound: 0.8 }] },
+  // Whole compiled steps (issue 31): beside the fastest of PyTorch eager and torch.compile on the same step.
+  {
+    applies: is("train.mlp.4096.compiled"),
+    conditions: [{ ref: peersOf("train.mlp.4096"), op: ">=", bound: 1 }],
+  },
+  {
+    applies: is("train.cnn.512.compiled"),
+    conditions: [{ ref: peersOf("train.cnn.512"), op: ">=", bound: 1 }],
+  },
+  {
+    applies: is("train.gpt.64x256.bf16.compiled"),
+    conditions: [{ ref: peersOf("train.gpt.64x256.bf16"), op: ">=", bound: 1.25 }],
+  },
   // Statistics and random numbers (issue 33): beside CuPy and PyTorch.
   { applies: is("histogram.f32.2^28"), conditions: [{ ref: impl("cupy"), op: ">=", bound: 1 }] },
   { applies: is("bincount.i32.2^28"), conditions: [{ ref: impl("torch"), op: ">=", bound: 1 }] },
@@ -217,7 +241,11 @@ export function describe(c: Condition): string {
   if (c.ref.kind === "ms" || c.ref.kind === "us") {
     return `${op} ${c.bound} ${c.ref.kind === "us" ? "µs" : "ms"}`;
   }
-  const what = c.ref.kind === "impl" ? NAMES[c.ref.impl] : `own ${c.ref.figure}`;
+  const what = c.ref.kind === "impl"
+    ? NAMES[c.ref.impl]
+    : c.ref.kind === "peers"
+    ? `the best peer's ${c.ref.figure}`
+    : `own ${c.ref.figure}`;
   if (c.op === "within") return `within ${c.bound * 100}% of ${what}`;
   return c.bound === 1 ? `${op} ${what}` : `${op} ${c.bound.toFixed(2)}× ${what}`;
 }
@@ -242,8 +270,16 @@ function referenceValue(index: Index, figure: string, ref: Reference): number | 
     if (ms === undefined) return `unit ${cudeno.unit} is not a time`;
     return ref.kind === "us" ? ms * 1000 : ms;
   }
-  const other = ref.kind === "impl" ? get(index, figure, ref.impl) : get(index, ref.figure, "cudeno");
-  const name = ref.kind === "impl" ? `${ref.impl} record` : `cudeno ${ref.figure} record`;
+  const other = ref.kind === "impl"
+    ? get(index, figure, ref.impl)
+    : ref.kind === "peers"
+    ? bestPeer(index, ref.figure)
+    : get(index, ref.figure, "cudeno");
+  const name = ref.kind === "impl"
+    ? `${ref.impl} record`
+    : ref.kind === "peers"
+    ? `peer record of ${ref.figure}`
+    : `cudeno ${ref.figure} record`;
   if (!other) return `no ${name}`;
   return ratio(cudeno, other) ?? `${name} is in ${other.unit}, cudeno's in ${cudeno.unit}`;
 }
