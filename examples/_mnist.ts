@@ -66,11 +66,13 @@ export interface FitOptions {
   readonly shift: number;
   /** The model's input: flat `[B, 784]` rows, or `[B, 1, 28, 28]` images. */
   readonly input: "rows" | "images";
+  /** Run each training step eagerly instead of through `ga.compile` (replayed as one graph). */
+  readonly eager: boolean;
 }
 
 /**
- * The examples' command line: `--epochs` (default `epochs`), `--batch` (128), `--steps` (stop early) and
- * `--shift` (2; 0 for no augmentation).
+ * The examples' command line: `--epochs` (default `epochs`), `--batch` (128), `--steps` (stop early),
+ * `--shift` (2; 0 for no augmentation) and `--eager` (run the steps eagerly, not compiled).
  */
 export function fitArgs(epochs: number): Omit<FitOptions, "input"> {
   const { values } = parseArgs({
@@ -79,6 +81,7 @@ export function fitArgs(epochs: number): Omit<FitOptions, "input"> {
       batch: { type: "string", default: "128" },
       steps: { type: "string" },
       shift: { type: "string", default: "2" },
+      eager: { type: "boolean", default: false },
     },
   });
   return {
@@ -86,6 +89,7 @@ export function fitArgs(epochs: number): Omit<FitOptions, "input"> {
     batch: Number(values.batch),
     maxSteps: values.steps === undefined ? Infinity : Number(values.steps),
     shift: Number(values.shift),
+    eager: values.eager,
   };
 }
 
@@ -113,6 +117,13 @@ export function fit(
   const lossAndGrads = ga.valueAndGrad((p: nn.ParameterTree, x: ga.GPUArray, y: ga.GPUArray) =>
     nn.crossEntropy(nn.functionalCall(model, p, x), y)
   );
+  // Forward, backward and the optimizer's update: traced once, then replayed as one graph (the
+  // scheduler's learning rate reaches each replay); `--eager` runs it as written at every step.
+  const trainStep = ga.compile((x: ga.GPUArray, y: ga.GPUArray) => {
+    const [loss, grads] = lossAndGrads(params, x, y);
+    opt.step(grads);
+    return loss;
+  }, { disable: o.eager });
   /** The fraction of `set` the model classifies right, in batches of 500. */
   const accuracy = (set: typeof testSet): number => {
     model.eval();
@@ -144,8 +155,7 @@ export function fit(
       const batch = order.subarray(s * o.batch, (s + 1) * o.batch);
       const rows = ga.asarray(batch, "int64");
       const x = shape(ga.take(padded, ga.asarray(shiftIndices(batch, o.shift, random), "int64")));
-      const [loss, grads] = lossAndGrads(params, x, ga.take(trainSet.y, rows));
-      opt.step(grads);
+      const loss = trainStep(x, ga.take(trainSet.y, rows));
       schedule.step();
       lastLoss = Number(loss);
       if (steps === 0) firstLoss = lastLoss;
@@ -156,7 +166,9 @@ export function fit(
   }
   const seconds = (performance.now() - started) / 1000;
   console.log(
-    `${steps} steps in ${seconds.toFixed(1)} s; loss ${firstLoss.toFixed(4)} → ${lastLoss.toFixed(4)}`,
+    `${steps} ${o.eager ? "eager" : "compiled"} steps in ${seconds.toFixed(1)} s; loss ${
+      firstLoss.toFixed(4)
+    } → ${lastLoss.toFixed(4)}`,
   );
   console.log(`held-out accuracy ${(100 * held).toFixed(2)}% on ${test.count} digits`);
 }

@@ -1,13 +1,15 @@
 /**
  * A character-level GPT (nanoGPT's shakespeare-char configuration by default: 6 layers, 6 heads, width
  * 384, context 256, about 10.8M parameters) learns a text file, by default a corpus made of this
- * package's own source and docs, with `nn`, `optim.AdamW`, `optim.clipGradNorm` and `ga.valueAndGrad`;
- * it prints the loss, tokens per second and a progress bar, samples text at the end, and saves the
+ * package's own source and docs, with `nn`, `optim.AdamW`, `optim.clipGradNorm` and `ga.valueAndGrad`,
+ * the whole step compiled by `ga.compile` (`--eager` runs it as written at every step); it prints the
+ * loss, tokens per second and a progress bar, samples text at the end, and saves the
  * weights as a safetensors checkpoint with PyTorch's names. On CUDA where there is a GPU, on OpenCL
  * elsewhere.
  *
  *   deno run -A examples/char_gpt.ts [--text FILE] [--steps 2000] [--batch 64] [--context 256]
  *     [--layers 6] [--heads 6] [--width 384] [--lr 1e-3] [--sample 300] [--out /tmp/char_gpt.safetensors]
+ *     [--eager]
  */
 import { parseArgs } from "node:util";
 import * as ga from "../src/array/mod.ts";
@@ -28,6 +30,7 @@ const { values } = parseArgs({
     lr: { type: "string", default: "1e-3" },
     sample: { type: "string", default: "300" },
     out: { type: "string", default: "/tmp/char_gpt.safetensors" },
+    eager: { type: "boolean", default: false },
   },
 });
 const [steps, batch, context, layers, heads, width] = [
@@ -94,13 +97,19 @@ const lossAndGrads = ga.valueAndGrad(lossOf);
 const opt = new optim.AdamW(params, { lr: Number(values.lr), betas: [0.9, 0.99], weightDecay: 0.1 });
 const schedule = new optim.CosineAnnealingLR(opt, steps, { etaMin: Number(values.lr) / 10 });
 
-const bar = new Progress(`training`, steps, "tokens");
-let first = NaN, last = NaN;
-for (let step = 0; step < steps; step++) {
-  const [x, y] = windows(0, split);
+// Forward, backward, clipping and the update: traced once, then replayed as one graph.
+const train = ga.compile((x: ga.GPUArray, y: ga.GPUArray) => {
   const [loss, grads] = lossAndGrads(params, x, y);
   optim.clipGradNorm(grads, 1);
   opt.step(grads);
+  return loss;
+}, { disable: values.eager });
+
+const bar = new Progress(values.eager ? "training (eager)" : "training (compiled)", steps, "tokens");
+let first = NaN, last = NaN;
+for (let step = 0; step < steps; step++) {
+  const [x, y] = windows(0, split);
+  const loss = train(x, y);
   schedule.step();
   if (step === 0 || step === steps - 1 || step % 10 === 0) {
     last = Number(loss);

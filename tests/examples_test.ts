@@ -114,13 +114,14 @@ function losses(text: string): [number, number] {
 }
 
 for (
-  const [name, args] of [["mnist_mlp.ts", ["--steps", "20", "--batch", "64"]], [
+  const [name, args, mode] of [["mnist_mlp.ts", ["--steps", "20", "--batch", "64", "--eager"], "eager"], [
     "mnist_cnn.ts",
     ["--steps", "4", "--batch", "16"],
+    "compiled",
   ]] as const
 ) {
   Deno.test({
-    name: `examples/${name} trains on the MNIST digits for a few steps, the loss falling${
+    name: `examples/${name} trains on the MNIST digits for a few ${mode} steps, the loss falling${
       anyBackend ? "" : " [ignored: no CUDA and no OpenCL]"
     }`,
     ignore: !anyBackend,
@@ -128,6 +129,7 @@ for (
       const text = await runExample(name, "--epochs", "1", ...args);
       assert.match(text, /8576 training digits, 1424 held out, on (cuda|opencl)/);
       assert.match(text, /epoch 1\/1 .* samples\/s {2}held-out accuracy [\d.]+%/);
+      assert.match(text, new RegExp(`\\d+ ${mode} steps in`));
       const [first, last] = losses(text);
       assert.ok(last < first, `the loss went from ${first} to ${last}`);
     },
