@@ -165,6 +165,8 @@ export abstract class Optimizer {
    * array of this optimizer's, written just before: in a step being compiled by `ga.compile`,
    * `hostStep` and that write run again before each replay, so the step counts advance and a learning
    * rate a scheduler sets is used, as in an eager step.
+   *
+   * @ignore
    */
   protected foreachStep(
     update: ForeachUpdate,
