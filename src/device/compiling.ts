@@ -106,6 +106,19 @@ export function refuseInCompile(action: string, why: string, fix: string): void 
   throw new TypeError(`Cannot ${action} inside a step being compiled by ga.compile(): ${why}; ${fix}`);
 }
 
-/** The reason a host read is refused in a trace. */
-export const RECORDS_ONLY =
-  "the compiled step records its device work to replay it at every call, so nothing has run yet and the JavaScript around it does not run again";
+/**
+ * Throws, while a trace or a backend's recording is in progress, the error for a host read: `call`
+ * returns a value to the host, or, with `reads`, reads that on the host to go on (see
+ * `Backend.checkHostRead`).
+ *
+ * @throws {TypeError} naming the call and `ga.compile`.
+ */
+export function refuseHostRead(call: string, reads?: string): void {
+  if (active === undefined && recordings === 0) return;
+  const action = reads === undefined
+    ? `return the result of ${call} to the host`
+    : `run ${call}, which reads ${reads} on the host,`;
+  throw new TypeError(
+    `Cannot ${action} inside a step being compiled by ga.compile(): the compiled step records its device work to replay it at every call, so nothing has run yet and the JavaScript around it does not run again; return the array from the step and read it after the call`,
+  );
+}

@@ -21,7 +21,7 @@ import type { Dim3, LaunchConfig } from "../kernel/dims.ts";
 import type { DType } from "../kernel/dtype.ts";
 import { tryGetEnv } from "../../ffi/load.ts";
 import { currentStream, withStream } from "./stream.ts";
-import { asRecording, RECORDS_ONLY, refuseInCompile } from "./compiling.ts";
+import { asRecording, refuseHostRead, refuseInCompile } from "./compiling.ts";
 import { cublasLtOf, prepareLtStream } from "./cublaslt.ts";
 import { cusolverOf } from "./cusolver.ts";
 import type { Solver } from "./solver.ts";
@@ -212,13 +212,7 @@ export class CudaBackend implements Backend {
   }
 
   checkHostRead(call: string, reads?: string): void {
-    refuseInCompile(
-      reads === undefined
-        ? `return the result of ${call} to the host`
-        : `run ${call}, which reads ${reads} on the host,`,
-      RECORDS_ONLY,
-      "return the array from the step and read it after the call",
-    );
+    refuseHostRead(call, reads);
     if (reads === undefined) this.#waitable(`return the result of ${call} to the host`);
     else {
       this.#waitable(

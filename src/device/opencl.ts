@@ -17,7 +17,7 @@ import {
 import type { LaunchConfig } from "../kernel/dims.ts";
 import type { DType } from "../kernel/dtype.ts";
 import { currentStream } from "./stream.ts";
-import { asRecording, RECORDS_ONLY } from "./compiling.ts";
+import { asRecording, refuseHostRead } from "./compiling.ts";
 
 /**
  * Memory taken while a recording is in progress: the recording's own. `free()` from an array that
@@ -179,15 +179,7 @@ export class OpenCLBackend implements Backend {
   }
 
   checkHostRead(call: string, reads?: string): void {
-    if (recordingOf(this) !== undefined) {
-      throw new TypeError(
-        `Cannot ${
-          reads === undefined
-            ? `return the result of ${call} to the host`
-            : `run ${call}, which reads ${reads} on the host,`
-        } inside a step being compiled by ga.compile(): ${RECORDS_ONLY}; return the array from the step and read it after the call`,
-      );
-    }
+    refuseHostRead(call, reads);
     refuseCudaStream(
       this.device,
       reads === undefined ? `return the result of ${call} to the host` : `run ${call}`,
@@ -195,7 +187,7 @@ export class OpenCLBackend implements Backend {
   }
 
   read(dst: ArrayBufferView, src: BackendBuffer, byteOffset: number): void {
-    this.checkHostRead("a read");
+    refuseHostRead("a read of an array");
     refuseCudaStream(this.device, "read an array to the host");
     if (dst.byteLength > 0) {
       cl.enqueueCopy(this.queue, dst, src as cl.Buffer, { srcOffset: byteOffset }).release();
@@ -203,7 +195,7 @@ export class OpenCLBackend implements Backend {
   }
 
   async readAsync(dst: ArrayBufferView, src: BackendBuffer, byteOffset: number): Promise<void> {
-    this.checkHostRead("a read");
+    refuseHostRead("a read of an array");
     refuseCudaStream(this.device, "read an array to the host");
     if (dst.byteLength === 0) return;
     using ev = cl.enqueueCopy(this.queue, dst, src as cl.Buffer, {
