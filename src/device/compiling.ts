@@ -25,6 +25,8 @@ export interface Trace {
   readonly hooks: (() => void)[];
   /** Checks of each replay's results, made at the next call. */
   readonly checks: DeferredCheck[];
+  /** Hands a random draw a device word of the compiled step's own for its counter (`reserve()`). */
+  readonly counter?: () => unknown;
 }
 
 let active: Trace | undefined;
@@ -59,13 +61,13 @@ export function tracing(): boolean {
  *
  * @throws {TypeError} inside another trace (a compiled step calling another compiled step).
  */
-export function traced(fn: () => void): Trace {
+export function traced(fn: () => void, counter?: () => unknown): Trace {
   if (active !== undefined) {
     throw new TypeError(
       "Cannot compile a step inside another step being compiled: call the inner function directly, the outer compile covers it",
     );
   }
-  const trace: Trace = { hooks: [], checks: [] };
+  const trace: Trace = { hooks: [], checks: [], counter };
   active = trace;
   try {
     fn();
@@ -73,6 +75,14 @@ export function traced(fn: () => void): Trace {
     active = undefined;
   }
   return trace;
+}
+
+/**
+ * In a trace, a device word of the compiled step's own that a random draw reads its first counter from
+ * (written by the draw's hook before each replay); undefined outside a trace.
+ */
+export function counterWord(): unknown {
+  return active?.counter?.();
 }
 
 /**

@@ -63,7 +63,7 @@ function maskSource(o: Partial<DropoutOptions>): PhiloxState | ga.random.Generat
   if (typeof at !== "bigint" || at < 0n || at >= 2n ** 64n) {
     throw new RangeError(`Cannot dropout with offset ${String(offset)}: pass an integer from 0 to 2^64 - 1`);
   }
-  return { key: seedOf(o.seed, "dropout"), offset: at };
+  return { key: seedOf(o.seed, "dropout"), offset: at, once: true };
 }
 
 /** The float32 uniform numbers in [0, 1) of `shape` from `source` (moving its counter on). */

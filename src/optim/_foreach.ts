@@ -92,36 +92,12 @@ function placeholder(backend: Backend): GPUArray {
 const computeOf = (dtype: DType): DType => (dtype === "float64" ? "float64" : "float32");
 
 /**
- * Writes `values` into `into`, a 1-D array of one element per value, with one small kernel (queued,
- * like the update that reads them, so it costs the host a launch and no wait).
- */
-export function writeValues(into: GPUArray, values: readonly number[]): void {
-  const dtype = into.dtype;
-  runLoop(
-    {
-      key: `foreach-values:${values.length}`,
-      name: "cudeno_foreach_values",
-      arrays: [into],
-      written: [true],
-      scalars: values.map((value) => ({ value, dtype })),
-      statement: (ref, scalar, index) => {
-        let pick = scalar[values.length - 1]!;
-        for (let k = values.length - 2; k >= 0; k--) pick = `(${index} == ${k} ? ${scalar[k]} : ${pick})`;
-        return `${ref[0]} = ${pick};`;
-      },
-    },
-    [values.length],
-    "write an optimizer's scalars",
-  );
-}
-
-/**
  * Runs `update` over every element of each tensor of `tensors` (one list of arrays per tensor, in the
  * order of the update's slots, C-contiguous, of one size per tensor) with the scalar `values`, in as
  * few launches as fit: tensors are grouped by backend and dtypes, each group launched in lists of
  * {@link tensorsPerLaunch}. The compute type follows the first slot's dtype. `values` are numbers
  * passed with each launch, or a 1-D array of the compute type holding them on the device (read by
- * every element: what a compiled step's replay rewrites with {@link writeValues} before it runs).
+ * every element: what a compiled step's replay rewrites with `writeValues` (`exec/loop.ts`) before it runs).
  * `sharedOperand`, a 0-d array read by every element, is the body's `shared`.
  */
 export function foreach(

@@ -8,12 +8,12 @@
 
 import { GPUArray } from "../array/core/gpuarray.ts";
 import { showShape } from "../array/core/layout.ts";
-import { copyInto, copyOf } from "../array/exec/loop.ts";
+import { copyInto, copyOf, writeValues } from "../array/exec/loop.ts";
 import { fill } from "../array/ops/assign.ts";
 import type { Tree } from "../array/grad/api.ts";
 import { checkOptions } from "../kernel/options.ts";
 import { gradientLeaves, type Leaf, parameterLeaves } from "./_params.ts";
-import { foreach, type ForeachUpdate, persistent, writeValues } from "./_foreach.ts";
+import { foreach, type ForeachUpdate, persistent } from "./_foreach.ts";
 import { onReplay, refuseInCompile } from "../device/compiling.ts";
 
 /** A hyperparameter's value: a number, a flag, or a pair (Adam's `betas`). */
@@ -203,7 +203,7 @@ export abstract class Optimizer {
     }
     const write = () => {
       const scalars = hostStep();
-      for (const [values] of held) writeValues(values, scalars);
+      for (const [values] of held) writeValues(values, 0, scalars);
     };
     if (!onReplay(write)) write();
     for (const [values, part] of held) foreach(update, part, values);

@@ -43,12 +43,17 @@ export interface Compiled<A extends unknown[], R> {
  */
 const EAGER_CALLS = 2;
 
+/** How many random draws one compiled step may make (each reads its first counter from a word of its own). */
+const COUNTERS = 1024;
+
 /** One signature of a compiled step. */
 interface Entry {
   /** How many of its eager calls (the first {@link EAGER_CALLS}) have run. */
   calls: number;
   /** The step's own copies of the arguments' arrays, which the recording reads. */
   inputs?: GPUArray[];
+  /** The words its random draws read their first counters from, and the views of them handed out. */
+  counters?: GPUArray[];
   recorded?: Recorded;
   hooks?: (() => void)[];
   checks?: DeferredCheck[];
@@ -144,15 +149,26 @@ function trace(entry: Entry, fn: (...args: never[]) => unknown, args: unknown[],
   const backend = backendOf(arrays);
   const inputs = arrays.map((a) => new GPUArray(backend, a.shape, a.dtype));
   const own = substitute(args, inputs, { i: 0 }) as never[];
+  const words = new GPUArray(backend, [COUNTERS], "uint64");
+  const counters = [words];
+  let drawn = 0;
+  const counter = (): [GPUArray, number] => {
+    if (drawn === COUNTERS) {
+      throw new RangeError(
+        `Cannot draw random numbers more than ${COUNTERS} times in one step being compiled by ga.compile(): draw larger arrays at once`,
+      );
+    }
+    return [words, drawn++];
+  };
   let output: unknown, hooks: (() => void)[] = [], checks: DeferredCheck[] = [];
   try {
     entry.recorded = backend.record(() => {
       ({ hooks, checks } = traced(() => {
         output = fn(...own);
-      }));
+      }, counter));
     });
   } catch (e) {
-    for (const a of inputs) a.free();
+    for (const a of [...inputs, ...counters]) a.free();
     throw e;
   }
   const results: GPUArray[] = [];
@@ -166,10 +182,11 @@ function trace(entry: Entry, fn: (...args: never[]) => unknown, args: unknown[],
   } catch (e) {
     entry.recorded.free();
     entry.recorded = undefined;
-    for (const a of inputs) a.free();
+    for (const a of [...inputs, ...counters]) a.free();
     throw e;
   }
   entry.inputs = inputs;
+  entry.counters = counters;
   entry.hooks = hooks;
   entry.checks = checks;
   entry.output = output;
@@ -204,7 +221,7 @@ function release(entry: Entry): void {
   const results: GPUArray[] = [];
   if (entry.recorded !== undefined) checkOutput(entry.output, "", results);
   for (const a of results) a.free();
-  for (const a of entry.inputs ?? []) a.free();
+  for (const a of [...entry.inputs ?? [], ...entry.counters ?? []]) a.free();
   entry.recorded?.free();
   entry.recorded = undefined;
 }
@@ -215,25 +232,26 @@ function release(entry: Entry): void {
  * optimizer's `step`), or any run of array operations. For each signature (the arguments' shapes,
  * dtypes and devices, and their other values), the first two calls run `fn` eagerly (compiling its
  * kernels and making an optimizer's state; an optimizer's first step may differ from later ones); the
- * third traces it, recording the device work it queues
- * over the compiled step's own copies of the array arguments, without running it (on CUDA a graph
- * captured on a stream, whose memory is its own; on OpenCL the list of commands, whose memory is
- * reused within it); that call and every later one copy their array arguments in, run the host work
- * an optimizer registered (advancing its step counts, the learning rate a scheduler set), and replay
- * the recording on the current stream as one launch. `fn`'s JavaScript does not run again: arrays it
- * closes over (parameters, optimizer state) are read and updated in place at every replay, so the
- * compiled step gives what the eager one gives (to float rounding), and returns copies of its results.
+ * third traces it, recording the device work it queues over the compiled step's own copies of the
+ * array arguments, without running it (on CUDA a graph captured on a stream, whose memory is its own;
+ * on OpenCL the list of commands, whose memory is reused within it); that call and every later one
+ * copy their array arguments in, run the host work the trace registered, and replay the recording on
+ * the current stream as one launch. `fn`'s JavaScript does not run again: arrays it closes over
+ * (parameters, optimizer state) are read and updated in place at every replay, so the compiled step
+ * gives what the eager one gives (to float rounding), and returns copies of its results.
  *
- * A check that reads the device (whether an index of `take()` or `nn.embedding` is in range) is made
- * at the next call of the same signature, which then waits for the step before and throws the error
- * it found, saying so; other reads of the device are refused when traced, naming the call
- * (`get()`,
- * `item()`, a whole-array `sum()` read as a number, a result whose size depends on values), drawing
- * random numbers (dropout included: draw the mask outside and pass it in), and making an optimizer's
- * state for a parameter the first calls did not update. A step that branches on values read outside it
- * must be compiled per branch. Arrays closed over must stay the same arrays: replacing one (loading
- * a state dict, reassigning a parameter) needs a new `compile`. Array arguments are copied in, so
- * updating one inside the step does not reach the caller's array.
+ * The host work a replay runs first: an optimizer advances its step counts and writes its scalars
+ * (the learning rate a scheduler set included), and each random draw takes its counters from its
+ * stream, so a `Generator`'s, `nn.dropout`'s or a `Dropout` layer's numbers move on at every call as
+ * they do eagerly (a draw from a seed given in the call, `{ seed }`, gives that seed's numbers every
+ * time). A check that reads the device (whether an index of `take()` or `nn.embedding` is in range)
+ * is made at the next call of the same signature, which then waits for the step before and throws the
+ * error it found, saying so. Other reads of the device are refused when traced, naming the call
+ * (`get()`, `item()`, a whole-array `sum()` read as a number, a result whose size depends on values),
+ * as is making an optimizer's state for a parameter the first calls did not update. A step that
+ * branches on values read outside it must be compiled per branch. Arrays closed over must stay the
+ * same arrays: replacing one (loading a state dict, reassigning a parameter) needs a new `compile`.
+ * Array arguments are copied in, so updating one inside the step does not reach the caller's array.
  *
  * @param fn The step: synchronous, returning arrays (or lists or plain objects of them, or nothing).
  * @param options `{ disable: true }` runs it eagerly at every call.

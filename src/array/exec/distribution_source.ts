@@ -71,12 +71,21 @@ function threadIndex(dialect: Dialect): string {
   return `(${target.indexType})${group} * ${groupSize} + ${local}`;
 }
 
-/** The parameters every kernel starts with after its output: count, counter base and key. */
+/**
+ * The parameters every kernel starts with after its output: count, counter base, the counter shift
+ * (word `at` of a device array, added to the base: 0 eagerly, written before each replay of a
+ * compiled step) and key.
+ */
 function commonParams(dialect: Dialect, count: string): string {
   const target = targetOf(dialect);
   const u = target.cType("uint32");
-  return `${target.indexType} ${count}, ${target.cType("uint64")} base, ${u} k0, ${u} k1`;
+  return `${target.indexType} ${count}, ${target.cType("uint64")} base, ${
+    target.pointerParam("uint64", "shift", true)
+  }, ${target.indexType} at, ${u} k0, ${u} k1`;
 }
+
+/** The statement every kernel starts with: the counter base moved by the shift. */
+const SHIFT = "base += shift[at];";
 
 /**
  * Stores a thread's `per` values `v[]` at `out[e..]`: as one vector where they are a whole vector's
@@ -154,6 +163,7 @@ ${target.vectorTypes([dtype])}
 ${target.kernelHead} ${name}(${target.pointerParam(dtype, "out")}, ${
     commonParams(dialect, "n")
   }, ${t} p0, ${t} p1, int mode) {
+  ${SHIFT}
   const ${ix} block = ${threadIndex(dialect)};
   const ${ix} e = block * ${per};
   if (e >= n) return;
@@ -221,6 +231,7 @@ ${streamSource(dialect, [])}
 ${target.kernelHead} ${name}(${target.pointerParam(dtype, "out")}, ${
     commonParams(dialect, "n")
   }, ${ix} low, ${ul} span) {
+  ${SHIFT}
   const ${ix} t = ${threadIndex(dialect)};
   const ${ix} e0 = t * ${per};
   if (e0 >= n) return;
@@ -250,6 +261,7 @@ ${gammaFunctions(dialect, dtype)}
 ${target.kernelHead} ${name}(${target.pointerParam(dtype, "out")}, ${commonParams(dialect, "n")}, ${
     target.pointerParam(dtype, "params", true)
   }, ${ix} k, ${t} scale, int mode) {
+  ${SHIFT}
   const ${ix} e = ${threadIndex(dialect)};
   if (e >= n) return;
   cudeno_rng s;
@@ -272,6 +284,7 @@ ${discreteFunctions(dialect)}
 ${target.kernelHead} ${name}(${target.pointerParam("int64", "out")}, ${
     commonParams(dialect, "n")
   }, double p0, double p1, int mode) {
+  ${SHIFT}
   const ${ix} e = ${threadIndex(dialect)};
   if (e >= n) return;
   cudeno_rng s;
@@ -297,6 +310,7 @@ ${discreteFunctions(dialect)}
 ${target.kernelHead} ${name}(${target.pointerParam("int64", "out")}, ${commonParams(dialect, "rows")}, ${
     target.pointerParam("float64", "pvals", true)
   }, ${ix} k, double n) {
+  ${SHIFT}
   const ${ix} row = ${threadIndex(dialect)};
   if (row >= rows) return;
   cudeno_rng s;

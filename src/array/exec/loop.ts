@@ -14,7 +14,7 @@ import type { Dialect } from "../../kernel/ctypes.ts";
 import { castTo, computeType, convert, load } from "../../codegen/c.ts";
 import { complexPrefix } from "../../codegen/complex.ts";
 import { targetOf } from "../../codegen/targets.ts";
-import { GPUArray, sharesMemory } from "../core/gpuarray.ts";
+import { GPUArray, sharesMemory, viewOf } from "../core/gpuarray.ts";
 import { broadcastStrides, coalesce, showShape, sizeOf } from "../core/layout.ts";
 import { BLOCK, ELEMS, type LoopPath, type LoopPlan, loopSource, TILE, TILE_ROWS } from "./loop_source.ts";
 
@@ -289,4 +289,32 @@ function castStatement(from: DType, to: DType, dialect: Dialect): LoopPlan["stat
     return convert(read, computeType(from), computeType(to), dialect);
   };
   return ([x, y]) => `${y} = ${castTo(value(x!), to, dialect)};`;
+}
+
+/**
+ * Writes `values` into `into` (C-contiguous) from element `at` on, with one small kernel (queued,
+ * like the work that reads them, so it costs the host a launch and no wait, and a CUDA graph replayed
+ * after it reads them): an optimizer's scalars, a random draw's counter before each replay.
+ */
+export function writeValues(into: GPUArray, at: number, values: readonly (number | bigint)[]): void {
+  const dtype = into.dtype, n = values.length;
+  using part = at === 0 && into.size === n
+    ? undefined
+    : viewOf(into, { shape: [n], strides: [1], offset: into.offset + at });
+  runLoop(
+    {
+      key: `step-values:${n}`,
+      name: "cudeno_step_values",
+      arrays: [part ?? into],
+      written: [true],
+      scalars: values.map((value) => ({ value, dtype })),
+      statement: (ref, scalar, index) => {
+        let pick = scalar[n - 1]!;
+        for (let k = n - 2; k >= 0; k--) pick = `(${index} == ${k} ? ${scalar[k]} : ${pick})`;
+        return `${ref[0]} = ${pick};`;
+      },
+    },
+    [n],
+    "write the scalars of a step",
+  );
 }

@@ -9,7 +9,7 @@
 import { activeBackend } from "../../device/active.ts";
 import type { Backend } from "../../device/backend.ts";
 import type { DType } from "../../kernel/dtype.ts";
-import { GPUArray } from "../core/gpuarray.ts";
+import { collectArrays, GPUArray } from "../core/gpuarray.ts";
 import type { Shape } from "../core/layout.ts";
 import type { FloatType } from "../exec/philox_source.ts";
 import {
@@ -24,7 +24,9 @@ import {
   multinomialSource,
 } from "../exec/distribution_source.ts";
 import { toGpu } from "./creation.ts";
-import { refuseInCompile } from "../../device/compiling.ts";
+import { counterWord, onReplay } from "../../device/compiling.ts";
+import { writeValues } from "../exec/loop.ts";
+import { fill } from "../ops/assign.ts";
 
 /** A generator's key and the first Philox counter no draw has read yet. */
 export interface PhiloxState {
@@ -32,21 +34,53 @@ export interface PhiloxState {
   readonly key: bigint;
   /** The next free counter (mod 2^64). */
   offset: bigint;
+  /**
+   * Made for one call from a seed given there (`random.uniform(shape, { seed })`): every call draws the
+   * same numbers, so a compiled step replays its counters as they were; a generator's stream (a
+   * `Generator`, `nn`'s, a `Dropout` layer's) moves on at each replay, as at each eager call.
+   */
+  readonly once?: boolean;
 }
 
 const BLOCK = 256;
 const MASK64 = (1n << 64n) - 1n;
 
 /** Reserves `count` counters of `state`, returning the first. */
-function reserve(state: PhiloxState, count: number): bigint {
-  refuseInCompile(
-    "draw random numbers",
-    "a compiled step replays the counters it drew at its trace, so every call would draw the same numbers",
-    "draw them outside the step and pass them in as an argument",
-  );
+function take(state: PhiloxState, count: number): bigint {
   const base = state.offset;
   state.offset = (base + BigInt(count)) & MASK64;
   return base;
+}
+
+const zeroShifts = new WeakMap<Backend, GPUArray>();
+
+/**
+ * Reserves `count` counters of `state` for a draw on `backend`: the kernel's counter base, and the
+ * array and index of its shift (`distribution_source.ts`). Eagerly the base is the first counter and
+ * the shift a zero word; in a step being compiled the base is 0 and the shift a word of the step's
+ * own, which the draw's hook writes before each replay (taking the counters then, so each replay draws
+ * new numbers as each eager call would).
+ */
+function reserve(state: PhiloxState, count: number, backend: Backend): [bigint, GPUArray, number] {
+  const word = counterWord() as [GPUArray, number] | undefined;
+  if (word !== undefined) {
+    const [words, at] = word;
+    const fixed = state.once ? take(state, count) : undefined;
+    onReplay(() => writeValues(words, at, [fixed ?? take(state, count)]));
+    return [0n, words, at];
+  }
+  let zero = zeroShifts.get(backend);
+  if (zero === undefined || zero.freed) {
+    // Kept across calls: not one of the arrays a differentiation frees when it ends.
+    const outer = collectArrays(undefined);
+    try {
+      zero = fill(new GPUArray(backend, [1], "uint64"), 0);
+    } finally {
+      collectArrays(outer);
+    }
+    zeroShifts.set(backend, zero);
+  }
+  return [take(state, count), zero, 0];
 }
 
 function keyWords(state: PhiloxState): [number, number] {
@@ -82,12 +116,22 @@ export function drawContinuous(
   const out = new GPUArray(backend, shape, dtype);
   if (out.size === 0) return out;
   const threads = Math.ceil(out.size / continuousPerThread(dtype));
-  const base = reserve(state, threads);
+  const [base, shift, at] = reserve(state, threads, backend);
   const kernel = backend.kernel(
     `generator:continuous:${dtype}`,
     () => continuousSource(backend.dialect, dtype),
   );
-  kernel.launch(grid(threads), [out.buffer, out.size, base, ...keyWords(state), p0, p1, CONTINUOUS[name]]);
+  kernel.launch(grid(threads), [
+    out.buffer,
+    out.size,
+    base,
+    shift,
+    at,
+    ...keyWords(state),
+    p0,
+    p1,
+    CONTINUOUS[name],
+  ]);
   return out;
 }
 
@@ -104,12 +148,12 @@ export function drawIntegers(
   if (out.size === 0) return out;
   const wide = span >= 1n << 32n;
   const threads = Math.ceil(out.size / (wide ? 2 : 4));
-  const base = reserve(state, out.size);
+  const [base, shift, at] = reserve(state, out.size, backend);
   const kernel = backend.kernel(
     `generator:integers:${dtype}:${wide ? "wide" : "narrow"}`,
     () => integersSource(backend.dialect, dtype, wide),
   );
-  kernel.launch(grid(threads), [out.buffer, out.size, base, ...keyWords(state), low, span]);
+  kernel.launch(grid(threads), [out.buffer, out.size, base, shift, at, ...keyWords(state), low, span]);
   return out;
 }
 
@@ -131,7 +175,7 @@ export function drawGamma(
   const backend = activeBackend();
   const out = new GPUArray(backend, shape, dtype);
   if (out.size === 0) return out;
-  const base = reserve(state, out.size);
+  const [base, shift, at] = reserve(state, out.size, backend);
   const values = toGpu(dtype === "float32" ? Float32Array.from(params) : Float64Array.from(params));
   try {
     const kernel = backend.kernel(`generator:gamma:${dtype}`, () => gammaSource(backend.dialect, dtype));
@@ -139,6 +183,8 @@ export function drawGamma(
       out.buffer,
       out.size,
       base,
+      shift,
+      at,
       ...keyWords(state),
       values.buffer,
       params.length,
@@ -166,9 +212,19 @@ export function drawDiscrete(
   const out = new GPUArray(backend, shape, "int64");
   needFloat64(backend, name);
   if (out.size === 0) return out;
-  const base = reserve(state, out.size);
+  const [base, shift, at] = reserve(state, out.size, backend);
   const kernel = backend.kernel("generator:discrete", () => discreteSource(backend.dialect));
-  kernel.launch(grid(out.size), [out.buffer, out.size, base, ...keyWords(state), p0, p1, DISCRETE[name]]);
+  kernel.launch(grid(out.size), [
+    out.buffer,
+    out.size,
+    base,
+    shift,
+    at,
+    ...keyWords(state),
+    p0,
+    p1,
+    DISCRETE[name],
+  ]);
   return out;
 }
 
@@ -184,7 +240,7 @@ export function drawMultinomial(
   const out = new GPUArray(backend, [...shape, pvals.length], "int64");
   if (out.size === 0) return out;
   const rows = out.size / pvals.length;
-  const base = reserve(state, rows);
+  const [base, shift, at] = reserve(state, rows, backend);
   const probabilities = toGpu(pvals);
   try {
     const kernel = backend.kernel("generator:multinomial", () => multinomialSource(backend.dialect));
@@ -192,6 +248,8 @@ export function drawMultinomial(
       out.buffer,
       rows,
       base,
+      shift,
+      at,
       ...keyWords(state),
       probabilities.buffer,
       pvals.length,

@@ -48,6 +48,22 @@ import type { BoundsOptions } from "./generator_options.ts";
 import * as sampling from "./sampling.ts";
 import { seedOf, spawnKey } from "./seed.ts";
 
+/** Set while {@link seededOnce} makes a generator. */
+let once = false;
+
+/**
+ * A generator for one call of a module function given `{ seed }` (`random.integers(shape, { seed })`):
+ * every call draws that seed's numbers, so a compiled step replays its counters as they were.
+ */
+export function seededOnce(seed: number | bigint | undefined): Generator {
+  once = seed !== undefined;
+  try {
+    return new Generator(seed);
+  } finally {
+    once = false;
+  }
+}
+
 /**
  * A source of random arrays (NumPy's `numpy.random.Generator`), made by {@link defaultRng}. Every
  * method takes the result's shape first and its parameters, by NumPy's names, in an options object.
@@ -73,7 +89,7 @@ export class Generator {
    * @throws {RangeError} for a seed outside 0..2^64 − 1.
    */
   constructor(seed?: number | bigint) {
-    this.#state = { key: seedOf(seed, "random"), offset: 0n };
+    this.#state = { key: seedOf(seed, "random"), offset: 0n, once };
   }
 
   /**

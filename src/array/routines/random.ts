@@ -111,7 +111,14 @@ export function uniform<D extends "float32" | "float64" = "float32">(
   if (!Number.isFinite(range)) {
     throw new RangeError(`Cannot draw uniform numbers in [${low}, ${high}): the width overflows ${dtype}`);
   }
-  return drawContinuous({ key: seed, offset: 0n }, shape, dtype, "uniform", round(low), range) as GPUArray<D>;
+  return drawContinuous(
+    { key: seed, offset: 0n, once: options.seed !== undefined },
+    shape,
+    dtype,
+    "uniform",
+    round(low),
+    range,
+  ) as GPUArray<D>;
 }
 
 /**
@@ -139,7 +146,14 @@ export function normal<D extends "float32" | "float64" = "float32">(
   const mean = finite(options.mean, 0, "normal", "mean");
   const std = finite(options.std, 1, "normal", "std");
   if (std < 0) throw new RangeError(`Cannot draw normal numbers with std = ${std}: pass a std of 0 or more`);
-  return drawContinuous({ key: seed, offset: 0n }, shape, dtype, "normal", mean, std) as GPUArray<D>;
+  return drawContinuous(
+    { key: seed, offset: 0n, once: options.seed !== undefined },
+    shape,
+    dtype,
+    "normal",
+    mean,
+    std,
+  ) as GPUArray<D>;
 }
 
 export { defaultRng, Generator } from "./generator.ts";

@@ -9,7 +9,7 @@
 import type { GPUArray } from "../core/gpuarray.ts";
 import type { Shape } from "../core/layout.ts";
 import { checkOptions } from "../../kernel/options.ts";
-import { Generator } from "./generator.ts";
+import { type Generator, seededOnce } from "./generator.ts";
 import type { AxisOption, ChoiceOptions, IntegerDType, IntegersOptions } from "./generator_options.ts";
 
 /** The `seed` option of the module's functions. */
@@ -21,7 +21,7 @@ export interface SeedOption {
 function seeded<O extends object>(options: O & SeedOption | undefined, what: string, known: string[]) {
   checkOptions(options, what, "{ seed: 1 }", [...known, "seed"]);
   const { seed, ...rest } = options ?? ({} as O & SeedOption);
-  return { rng: new Generator(seed), rest: rest as O };
+  return { rng: seededOnce(seed), rest: rest as O };
 }
 
 /**
