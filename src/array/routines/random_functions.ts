@@ -18,7 +18,11 @@ export interface SeedOption {
   readonly seed?: number | bigint;
 }
 
-function seeded<O extends object>(options: O & SeedOption | undefined, what: string, known: string[]) {
+function seeded<O extends object>(
+  options: O & SeedOption | undefined,
+  what: string,
+  known: string[],
+): { rng: Generator; rest: O } {
   checkOptions(options, what, "{ seed: 1 }", [...known, "seed"]);
   const { seed, ...rest } = options ?? ({} as O & SeedOption);
   return { rng: seededOnce(seed), rest: rest as O };
