@@ -14,11 +14,13 @@ import { prod, sum } from "../ops/reductions.ts";
 import { abs, log, ne, neg, remainder, sign } from "../api/elementwise.ts";
 import { where } from "../ops/ufunc.ts";
 import { arrayLike, luFactor } from "./lapack.ts";
-import { checkReal, type LinalgDType, linalgType, matrixShape, rowMajorCopy } from "./operands.ts";
-import type { LinalgType } from "./solve.ts";
+import { checkArray, type LuDType, luType, matrixShape, rowMajorCopy } from "./operands.ts";
+import type { LinalgType, LuType } from "./solve.ts";
 
 /** A value per matrix: a host number for one matrix, an array of the batch's shape for a batch. */
-type PerMatrix<D extends DType> = number | GPUArray<LinalgType<D>>;
+type PerMatrix<D extends DType, R extends DType = LuType<D>> =
+  | (R extends "complex64" | "complex128" ? [number, number] : number)
+  | GPUArray<R>;
 
 /**
  * The determinant's sign (1, -1, or 0 for a singular matrix) and the natural log of its absolute value
@@ -32,20 +34,20 @@ type PerMatrix<D extends DType> = number | GPUArray<LinalgType<D>>;
  * ```
  */
 export interface SlogdetResult<D extends DType> {
-  /** 1 or -1 (0 where the determinant is 0). */
+  /** 1 or -1 (0 where the determinant is 0); for complex matrices `det / |det|`, as `[re, im]` for one. */
   readonly sign: PerMatrix<D>;
-  /** `log(|det|)`. */
-  readonly logabsdet: PerMatrix<D>;
+  /** `log(|det|)`, real for complex matrices too. */
+  readonly logabsdet: PerMatrix<D, LinalgType<D>>;
 }
 
 /** LU of each matrix and whether its permutation is odd: U's diagonal and a bool per matrix. */
 function factored(
   a: GPUArray,
   what: string,
-): { diag: GPUArray<LinalgDType>; odd: GPUArray; free: () => void } {
-  checkReal(a, what);
+): { diag: GPUArray<LuDType>; odd: GPUArray; free: () => void } {
+  checkArray(a, what);
   const { n } = matrixShape(a, what, true);
-  const w = rowMajorCopy(a, linalgType(a, a.dtype, what));
+  const w = rowMajorCopy(a, luType(a, a.dtype, what));
   const { ipiv, info } = luFactor(w);
   info.free();
   const diag = diagonal(w, 0, -2, -1);
@@ -66,17 +68,18 @@ function factored(
   };
 }
 
-/** A 0-d result as a host number, else the array. */
-function perMatrix<D extends DType>(x: GPUArray): PerMatrix<D> {
-  if (x.ndim > 0) return x as GPUArray<LinalgType<D>>;
-  const value = x.item() as number;
+/** A 0-d result as a host number (`[re, im]` for a complex one), else the array. */
+function perMatrix<D extends DType, R extends DType = LuType<D>>(x: GPUArray): PerMatrix<D, R> {
+  if (x.ndim > 0) return x as GPUArray<R>;
+  const value = x.item();
   x.free();
-  return value;
+  return value as PerMatrix<D, R>;
 }
 
 /**
  * The determinant of a square matrix (a host number), or of each of a batch (an array of the batch's
- * shape), as NumPy's `det`: 0 for a singular matrix (no error). float32 for float32, else float64.
+ * shape), as NumPy's `det`: 0 for a singular matrix (no error). float32 for float32, complex64 and
+ * complex128 as they are (a single one as `[re, im]`), else float64.
  *
  * @throws {RangeError} for fewer than 2 dimensions or matrices that are not square.
  * @example
@@ -117,7 +120,10 @@ export function slogdet<D extends DType>(a: GPUArray<D>): SlogdetResult<D> {
     using negated = neg(s);
     using magnitudes = abs(f.diag);
     using logs = log(magnitudes);
-    return { sign: perMatrix(where(f.odd, negated, s)), logabsdet: perMatrix(sum(logs, -1)) };
+    return {
+      sign: perMatrix(where(f.odd, negated, s)),
+      logabsdet: perMatrix<D, LinalgType<D>>(sum(logs, -1)),
+    };
   } finally {
     f.free();
   }

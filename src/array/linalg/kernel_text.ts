@@ -12,6 +12,7 @@ import type { KernelSource } from "../../device/backend.ts";
 import type { Dialect } from "../../kernel/ctypes.ts";
 import type { DType } from "../../kernel/dtype.ts";
 import { targetOf } from "../../codegen/targets.ts";
+import { complexPrefix } from "../../codegen/complex.ts";
 
 /** The most threads of a work-group; the size of the kernels' local arrays. */
 export const MAX_GROUP = 256;
@@ -24,6 +25,40 @@ export const EPSILON: Readonly<Record<"float32" | "float64", number>> = {
 
 /** The math the kernels call, by macro name. */
 const MATH = ["sqrt", "fabs", "hypot", "atan2", "cos", "sin", "copysign", "fmax"] as const;
+
+/** The real dtype of `dtype`'s magnitudes: its parts' for the complex dtypes. */
+export function magnitudeType(dtype: DType): DType {
+  return dtype === "complex64" ? "float32" : dtype === "complex128" ? "float64" : dtype;
+}
+
+/**
+ * The arithmetic the kernels that take complex matrices spell through macros, since C has no operators
+ * on `float2`/`double2` (OpenCL's act per part): `MUL`, `DIV`, `SUB` of two elements, `MAG1` (LAPACK's
+ * `cabs1`, |re| + |im|, what its pivoting compares; `FABS` for real elements), `NONZERO`, and `R`, the
+ * magnitudes' type.
+ */
+function arithmetic(t: ReturnType<typeof targetOf>, dtype: DType): string[] {
+  const real = magnitudeType(dtype);
+  if (real === dtype) {
+    return [
+      `#define R ${t.cType(dtype)}`,
+      "#define MUL(a, b) ((a) * (b))",
+      "#define DIV(a, b) ((a) / (b))",
+      "#define SUB(a, b) ((a) - (b))",
+      "#define MAG1(x) FABS(x)",
+      "#define NONZERO(x) ((x) != 0)",
+    ];
+  }
+  const p = complexPrefix(dtype);
+  return [
+    `#define R ${t.cType(real)}`,
+    `#define MUL(a, b) ${p}mul(a, b)`,
+    `#define DIV(a, b) ${p}div(a, b)`,
+    `#define SUB(a, b) ${p}sub(a, b)`,
+    "#define MAG1(z) (FABS((z).x) + FABS((z).y))",
+    `#define NONZERO(x) ${p}nz(x)`,
+  ];
+}
 
 /**
  * The source of kernel `name` of `dtype` in `dialect`: `params` (C declarations, written with
@@ -39,13 +74,14 @@ export function linalgKernel(
 ): KernelSource {
   const t = targetOf(dialect);
   const ids = t.threadIds;
-  const math = MATH.map((fn) => `#define ${fn.toUpperCase()} ${t.mathFn(fn, dtype)}`);
+  const math = MATH.map((fn) => `#define ${fn.toUpperCase()} ${t.mathFn(fn, magnitudeType(dtype))}`);
   const source = `${t.preamble([dtype, "int64"])}
 #define T ${t.cType(dtype)}
 #define IDX ${t.indexType}
 #define SYNC ${t.syncthreads}
 #define GLOBAL ${t.globalSpace}
 ${math.join("\n")}
+${arithmetic(t, dtype).join("\n")}
 ${t.kernelHead} ${name}(${params.join(", ").replaceAll("IDX", t.indexType)}) {
   const int tid = ${ids.local}, nt = ${ids.groupSize};
   const IDX g = ${ids.group};

@@ -13,7 +13,7 @@ import type { DType } from "../../kernel/dtype.ts";
 import { GPUArray } from "../core/gpuarray.ts";
 import { fill } from "../ops/assign.ts";
 import { OWN_JOBS } from "./own_kernels.ts";
-import { countOf, type LinalgDType } from "./operands.ts";
+import { countOf, type LinalgDType, type LuDType } from "./operands.ts";
 
 /** The column-major matrices of a working copy of shape `[...batch, columns, rows]`. */
 export function matricesOf(w: GPUArray): SolverMatrices {
@@ -74,7 +74,7 @@ function infoFor(w: GPUArray): GPUArray<"int32"> {
 }
 
 /** LU with partial pivoting of the square matrices of `w`, in place: the pivots and each matrix's `info`. */
-export function luFactor(w: GPUArray<LinalgDType>): { ipiv: GPUArray<"int64">; info: GPUArray<"int32"> } {
+export function luFactor(w: GPUArray<LuDType>): { ipiv: GPUArray<"int64">; info: GPUArray<"int32"> } {
   const batch = batchOf(w), n = w.shape[w.ndim - 1]!;
   const ipiv = arrayLike(w, [...batch, n], "int64"), info = infoFor(w);
   const job = {
@@ -90,7 +90,7 @@ export function luFactor(w: GPUArray<LinalgDType>): { ipiv: GPUArray<"int64">; i
 }
 
 /** Solves with {@link luFactor}'s factors, in place of `b` (shape `[...batch, nrhs, n]`, column-major). */
-export function luSolve(w: GPUArray<LinalgDType>, ipiv: GPUArray<"int64">, b: GPUArray<LinalgDType>): void {
+export function luSolve(w: GPUArray<LuDType>, ipiv: GPUArray<"int64">, b: GPUArray<LuDType>): void {
   const n = w.shape[w.ndim - 1]!;
   run(w.backend, "getrs", {
     dtype: w.dtype,

@@ -1,5 +1,6 @@
 /**
- * LU with partial pivoting (LAPACK's `getf2`, right-looking) and the solve from its factors
+ * LU with partial pivoting (LAPACK's `getf2`, right-looking; complex matrices pivot on `cabs1`, as
+ * LAPACK's `cgetf2`) and the solve from its factors
  * (`getrs`, not transposed), one work-group per column-major matrix of a batch, in place. Pivots are
  * LAPACK's: 1-based int64 row swaps; `info` is k > 0 where `U[k-1, k-1]` is exactly zero (the column is
  * then left unscaled, as LAPACK leaves it, so the factors stay finite and a solve divides by zero).
@@ -10,7 +11,7 @@
 import type { KernelSource } from "../../device/backend.ts";
 import type { Dialect } from "../../kernel/ctypes.ts";
 import type { DType } from "../../kernel/dtype.ts";
-import { linalgKernel, localArray, pointer } from "./kernel_text.ts";
+import { linalgKernel, localArray, magnitudeType, pointer } from "./kernel_text.ts";
 
 /** `getrf(A, oA, sA, lda, n, P, oP, sP, I, oI)`. */
 export function getrfSource(dialect: Dialect, dtype: DType): KernelSource {
@@ -22,23 +23,23 @@ export function getrfSource(dialect: Dialect, dtype: DType): KernelSource {
     pointer(dialect, "int32", "I"),
     "IDX oI",
   ];
-  const body = `  ${localArray(dialect, dtype, "red")}
+  const body = `  ${localArray(dialect, magnitudeType(dtype), "red")}
   ${localArray(dialect, "int32", "at")}
   A += oA + g * sA;
   P += oP + g * sP;
 #define AT(i, j) A[(i) + (IDX)(j) * lda]
   int bad = 0;
   for (int k = 0; k < n; k++) {
-    T best = -1; int bi = k;
+    R best = -1; int bi = k;
     for (int i = k + tid; i < n; i += nt) {
-      const T v = FABS(AT(i, k));
+      const R v = MAG1(AT(i, k));
       if (v > best) { best = v; bi = i; }
     }
     red[tid] = best; at[tid] = bi;
     SYNC
     for (int h = nt / 2; h > 0; h >>= 1) {
       if (tid < h) {
-        const T o = red[tid + h]; const int oi = at[tid + h];
+        const R o = red[tid + h]; const int oi = at[tid + h];
         if (o > red[tid] || (o == red[tid] && oi < at[tid])) { red[tid] = o; at[tid] = oi; }
       }
       SYNC
@@ -50,8 +51,8 @@ export function getrfSource(dialect: Dialect, dtype: DType): KernelSource {
     if (tid == 0) P[k] = p + 1;
     SYNC
     const T piv = AT(k, k);
-    if (piv != 0) {
-      for (int i = k + 1 + tid; i < n; i += nt) AT(i, k) /= piv;
+    if (NONZERO(piv)) {
+      for (int i = k + 1 + tid; i < n; i += nt) AT(i, k) = DIV(AT(i, k), piv);
     } else if (bad == 0) {
       bad = k + 1;
     }
@@ -59,7 +60,7 @@ export function getrfSource(dialect: Dialect, dtype: DType): KernelSource {
     const int r = n - k - 1;
     for (int q = tid; q < r * r; q += nt) {
       const int i = k + 1 + q % r, j = k + 1 + q / r;
-      AT(i, j) -= AT(i, k) * AT(k, j);
+      AT(i, j) = SUB(AT(i, j), MUL(AT(i, k), AT(k, j)));
     }
     SYNC
   }
@@ -93,16 +94,16 @@ export function getrsSource(dialect: Dialect, dtype: DType): KernelSource {
     const int r = n - k - 1;
     for (int q = tid; q < r * nrhs; q += nt) {
       const int i = k + 1 + q % r, j = q / r;
-      BT(i, j) -= AT(i, k) * BT(k, j);
+      BT(i, j) = SUB(BT(i, j), MUL(AT(i, k), BT(k, j)));
     }
     SYNC
   }
   for (int k = n - 1; k >= 0; k--) {
-    for (int j = tid; j < nrhs; j += nt) BT(k, j) /= AT(k, k);
+    for (int j = tid; j < nrhs; j += nt) BT(k, j) = DIV(BT(k, j), AT(k, k));
     SYNC
     for (int q = tid; q < k * nrhs; q += nt) {
       const int i = q % k, j = q / k;
-      BT(i, j) -= AT(i, k) * BT(k, j);
+      BT(i, j) = SUB(BT(i, j), MUL(AT(i, k), BT(k, j)));
     }
     SYNC
   }`;

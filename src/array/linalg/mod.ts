@@ -26,7 +26,7 @@
 
 export { LinAlgError } from "./errors.ts";
 export type { CheckOptions } from "./operands.ts";
-export { inv, type LinalgType, solve } from "./solve.ts";
+export { inv, type LinalgType, type LuType, solve } from "./solve.ts";
 export { det, slogdet, type SlogdetResult } from "./det.ts";
 export { cholesky, type CholeskyOptions } from "./cholesky.ts";
 export { qr, type QrMode, type QrOptions, type QrResult } from "./qr.ts";

@@ -17,6 +17,9 @@ import { broadcastTo, swapaxes } from "../ops/views.ts";
 /** The dtypes `ga.linalg` computes in. */
 export type LinalgDType = "float32" | "float64";
 
+/** The dtypes the LU family (`solve`, `inv`, `det`, `slogdet`) computes in: the real ones and complex. */
+export type LuDType = LinalgDType | "complex64" | "complex128";
+
 /** The options of the calls that read whether every matrix could be factored. */
 export interface CheckOptions {
   /**
@@ -37,6 +40,42 @@ export function checkReal(a: unknown, what: string): asserts a is GPUArray {
       `Cannot ${what} a ${a.dtype} array: ga.linalg factors real matrices (float32, float64)`,
     );
   }
+}
+
+/** Throws unless `a` is a GPUArray (of any dtype: the LU family takes complex matrices too). */
+export function checkArray(a: unknown, what: string): asserts a is GPUArray {
+  if (!(a instanceof GPUArray)) {
+    throw new TypeError(`Cannot ${what} ${a === null ? "null" : typeof a}: pass a GPUArray`);
+  }
+}
+
+/**
+ * The dtype an LU of `a` computes `dtype` in: complex64 and complex128 as they are (complex128 where
+ * the device has float64), else {@link linalgType}.
+ *
+ * @throws {TypeError} for complex128 on a device without float64, and as {@link linalgType}.
+ */
+export function luType(a: GPUArray, dtype: DType, what: string): LuDType {
+  if (dtype === "complex64") return dtype;
+  if (dtype === "complex128") {
+    if (!a.backend.supports("complex128")) {
+      throw new TypeError(
+        `Cannot ${what} a complex128 array on ${a.backend.device}: it computes in float64, which the device lacks; convert it to complex64 first, a.astype("complex64")`,
+      );
+    }
+    return dtype;
+  }
+  return linalgType(a, dtype, what);
+}
+
+/** The dtype two operands of an LU compute in together (NumPy's common type, then {@link luType}). */
+export function commonLuType(a: GPUArray, b: GPUArray, what: string): LuDType {
+  if (a.backend !== b.backend) {
+    throw new TypeError(
+      `Cannot ${what} arrays on ${a.backend.device} and ${b.backend.device}: copy one over first`,
+    );
+  }
+  return luType(a, resultType(a.dtype, b.dtype), what);
 }
 
 /**
@@ -108,11 +147,11 @@ export function countOf(batch: readonly number[]): number {
  * A new contiguous array of shape `[...batch, n, m]` in `dtype` holding each m × n matrix of `a`
  * (broadcast to `batch`) column-major: the buffer LAPACK's routines take and overwrite.
  */
-export function columnMajorCopy(
+export function columnMajorCopy<D extends LuDType>(
   a: GPUArray,
-  dtype: LinalgDType,
+  dtype: D,
   batch?: readonly number[],
-): GPUArray<LinalgDType> {
+): GPUArray<D> {
   using t = swapaxes(a, -1, -2);
   if (batch === undefined || batch.length === a.ndim - 2 && batch.every((d, i) => d === a.shape[i])) {
     return astype(t, dtype);
@@ -126,11 +165,11 @@ export function columnMajorCopy(
  * it is, row-major: LAPACK reads each matrix as its transpose (`det(Aᵀ) = det(A)`, and the inverse of
  * the transpose, written column-major, is the inverse row-major).
  */
-export function rowMajorCopy(
+export function rowMajorCopy<D extends LuDType>(
   a: GPUArray,
-  dtype: LinalgDType,
+  dtype: D,
   batch?: readonly number[],
-): GPUArray<LinalgDType> {
+): GPUArray<D> {
   if (batch === undefined || batch.length === a.ndim - 2 && batch.every((d, i) => d === a.shape[i])) {
     return astype(a, dtype);
   }

@@ -15,13 +15,13 @@ import { diagonal, expandDims, reshape, swapaxes } from "../ops/views.ts";
 import { checkInfo, type Failure } from "./errors.ts";
 import { arrayLike, luFactor, luSolve } from "./lapack.ts";
 import {
+  checkArray,
   checking,
   type CheckOptions,
-  checkReal,
   columnMajorCopy,
-  commonType,
-  type LinalgDType,
-  linalgType,
+  commonLuType,
+  type LuDType,
+  luType,
   matrixShape,
   rowMajorCopy,
 } from "./operands.ts";
@@ -36,6 +36,18 @@ import {
  * ```
  */
 export type LinalgType<D extends DType> = D extends "float32" ? "float32" : "float64";
+
+/**
+ * The dtype `solve`, `inv` and `det` return for arrays of `D`: {@link LinalgType}, and complex64 and
+ * complex128 as they are (NumPy's).
+ *
+ * @example
+ * ```ts
+ * import type * as ga from "@cudeno/cudeno/array";
+ * const t: ga.linalg.LuType<"complex64"> = "complex64";
+ * ```
+ */
+export type LuType<D extends DType> = D extends "complex64" | "complex128" ? D : LinalgType<D>;
 
 /** What an LU factorization's `info` means, for call `what`. */
 export const SINGULAR = (what: string): Failure => ({
@@ -60,7 +72,9 @@ export function rowMajor<D extends DType>(w: GPUArray<D>): GPUArray<D> {
  * The solution `x` of `a·x = b` (NumPy's `solve`): `a` is a square matrix or a batch of them
  * (`[..., n, n]`); `b` is a vector (`[n]`, solved against every matrix) or a batch of matrices
  * (`[..., n, k]`, each column a right-hand side), the batch axes broadcasting as NumPy's do. The result
- * has `b`'s shape with the broadcast batch, in float32 for float32 operands and float64 otherwise.
+ * has `b`'s shape with the broadcast batch, in float32 for float32 operands, complex64 or complex128
+ * where either is complex (NumPy's promotion), and float64 otherwise. Complex systems run on the own
+ * LU kernels on every backend (cuSOLVER's complex routines are not bound).
  *
  * @throws {LinAlgError} where a matrix is singular (exactly, in its LU factorization), naming the first
  * in a batch; with `{ check: false }` nothing is read back and such a solution is inf or NaN.
@@ -78,13 +92,13 @@ export function solve<A extends DType, B extends DType>(
   a: GPUArray<A>,
   b: GPUArray<B>,
   options?: CheckOptions,
-): GPUArray<LinalgType<ResultType<A, B>>>;
+): GPUArray<LuType<ResultType<A, B>>>;
 export function solve(a: GPUArray, b: GPUArray, ...args: unknown[]): GPUArray {
-  checkReal(a, "solve");
-  checkReal(b, "solve");
+  checkArray(a, "solve");
+  checkArray(b, "solve");
   const check = checking(checkOptionsOf("solve", args));
   const { batch: aBatch, n } = matrixShape(a, "solve", true);
-  const dtype = commonType(a, b, "solve");
+  const dtype = commonLuType(a, b, "solve");
   const vector = b.ndim === 1;
   const rows = vector ? b.shape[0] : b.ndim >= 2 ? b.shape[b.ndim - 2] : undefined;
   if (rows !== n) {
@@ -120,8 +134,8 @@ export function solve(a: GPUArray, b: GPUArray, ...args: unknown[]): GPUArray {
 }
 
 /**
- * The inverse of a square matrix, or of each of a batch (NumPy's `inv`), in float32 for float32 and
- * float64 otherwise.
+ * The inverse of a square matrix, or of each of a batch (NumPy's `inv`), in float32 for float32,
+ * complex64 and complex128 as they are, and float64 otherwise.
  *
  * @throws {LinAlgError} where a matrix is singular, naming the first in a batch; with
  * `{ check: false }` nothing is read back and such an inverse is inf or NaN.
@@ -133,12 +147,12 @@ export function solve(a: GPUArray, b: GPUArray, ...args: unknown[]): GPUArray {
  * const many = ga.linalg.inv(ga.random.normal([100, 8, 8], { seed: 1 }), { check: false });
  * ```
  */
-export function inv<D extends DType>(a: GPUArray<D>, options?: CheckOptions): GPUArray<LinalgType<D>>;
+export function inv<D extends DType>(a: GPUArray<D>, options?: CheckOptions): GPUArray<LuType<D>>;
 export function inv(a: GPUArray, ...args: unknown[]): GPUArray {
-  checkReal(a, "inv");
+  checkArray(a, "inv");
   const check = checking(checkOptionsOf("inv", args));
   const { batch, n } = matrixShape(a, "inv", true);
-  const dtype = linalgType(a, a.dtype, "inv");
+  const dtype = luType(a, a.dtype, "inv");
   if (check) {
     a.backend.checkHostRead("inv()", "whether every matrix is invertible (pass { check: false } to skip it)");
   }
@@ -161,12 +175,12 @@ export function inv(a: GPUArray, ...args: unknown[]): GPUArray {
 }
 
 /** A batch of identity matrices of order `n` on `like`'s backend. */
-export function identities(
+export function identities<D extends LuDType>(
   like: GPUArray,
   batch: readonly number[],
   n: number,
-  dtype: LinalgDType,
-): GPUArray<LinalgDType> {
+  dtype: D,
+): GPUArray<D> {
   const x = fill(arrayLike(like, [...batch, n, n], dtype), 0);
   using d = diagonal(x, 0, -2, -1);
   fill(d, 1);

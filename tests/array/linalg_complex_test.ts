@@ -1,0 +1,146 @@
+/**
+ * The LU family on complex matrices (`solve`, `inv`, `det`, `slogdet`): against Gaussian elimination
+ * with partial pivoting in complex128 on the host.
+ */
+import assert from "node:assert/strict";
+import * as ga from "../../src/array/mod.ts";
+import { eachBackend } from "./_each_backend.ts";
+import { rng } from "../optim/_reference.ts";
+
+type C = [number, number];
+const mul = (a: C, b: C): C => [a[0] * b[0] - a[1] * b[1], a[0] * b[1] + a[1] * b[0]];
+const sub = (a: C, b: C): C => [a[0] - b[0], a[1] - b[1]];
+const div = (a: C, b: C): C => {
+  const d = b[0] * b[0] + b[1] * b[1];
+  return [(a[0] * b[0] + a[1] * b[1]) / d, (a[1] * b[0] - a[0] * b[1]) / d];
+};
+const mag = (a: C) => Math.hypot(a[0], a[1]);
+
+/** x with a·x = b (b: n × k), and det(a), by Gaussian elimination in complex128 on the host. */
+function hostSolve(a: C[][], b: C[][]): { x: C[][]; det: C } {
+  const n = a.length, m = a.map((r) => r.slice()), r = b.map((row) => row.slice());
+  let det: C = [1, 0];
+  for (let k = 0; k < n; k++) {
+    let p = k;
+    for (let i = k + 1; i < n; i++) if (mag(m[i]![k]!) > mag(m[p]![k]!)) p = i;
+    if (p !== k) {
+      [m[p], m[k]] = [m[k]!, m[p]!];
+      [r[p], r[k]] = [r[k]!, r[p]!];
+      det = [-det[0], -det[1]];
+    }
+    det = mul(det, m[k]![k]!);
+    for (let i = k + 1; i < n; i++) {
+      const f = div(m[i]![k]!, m[k]![k]!);
+      for (let j = k; j < n; j++) m[i]![j] = sub(m[i]![j]!, mul(f, m[k]![j]!));
+      for (let j = 0; j < r[0]!.length; j++) r[i]![j] = sub(r[i]![j]!, mul(f, r[k]![j]!));
+    }
+  }
+  for (let k = n - 1; k >= 0; k--) {
+    for (let j = 0; j < r[0]!.length; j++) {
+      let v = r[k]![j]!;
+      for (let c = k + 1; c < n; c++) v = sub(v, mul(m[k]![c]!, r[c]![j]!));
+      r[k]![j] = div(v, m[k]![k]!);
+    }
+  }
+  return { x: r, det };
+}
+
+function randomMatrix(random: () => number, rows: number, cols: number): C[][] {
+  return Array.from(
+    { length: rows },
+    () => Array.from({ length: cols }, (): C => [random() - 0.5, random() - 0.5]),
+  );
+}
+
+/** Matrices of a batch as one complex array of shape [...batch, rows, cols]. */
+function upload(ms: C[][][], batch: number[], dtype: "complex64" | "complex128"): ga.GPUArray {
+  const rows = ms[0]!.length, cols = ms[0]![0]!.length, real = dtype === "complex64" ? "float32" : "float64";
+  const entries = ms.flat(2);
+  const part = (k: 0 | 1) => ga.asarray(entries.map((z) => z[k]), real).reshape(...batch, rows, cols);
+  return ga.complex(part(0), part(1));
+}
+
+function assertNear(got: ArrayLike<number>, want: readonly number[], tol: number, what: string): void {
+  assert.equal(got.length, want.length, what);
+  for (let i = 0; i < want.length; i++) {
+    assert.ok(
+      Math.abs(got[i]! - want[i]!) <= tol * (1 + Math.abs(want[i]!)),
+      `${what}: [${i}] ${got[i]} vs ${want[i]}`,
+    );
+  }
+}
+
+for (const dtype of ["complex64", "complex128"] as const) {
+  eachBackend(
+    `solve(), inv(), det() and slogdet() of a batch of random ${dtype} matrices match Gaussian elimination on the host`,
+    () => {
+      const tol = dtype === "complex64" ? 2e-4 : 1e-11;
+      const random = rng(dtype === "complex64" ? 7 : 8);
+      for (const n of [1, 3, 8, 40]) {
+        const as = [randomMatrix(random, n, n), randomMatrix(random, n, n)];
+        const bs = [randomMatrix(random, n, 2), randomMatrix(random, n, 2)];
+        const a = upload(as, [2], dtype), b = upload(bs, [2], dtype);
+        const host = as.map((m, i) => hostSolve(m, bs[i]!));
+        const x = ga.linalg.solve(a, b);
+        assert.equal(x.dtype, dtype);
+        assertNear(x.get() as Float64Array, host.flatMap((h) => h.x.flat(2)), tol, `solve ${dtype} n=${n}`);
+        const v = ga.linalg.solve(a, upload([bs[0]!.map((r) => [r[0]!])], [], dtype).reshape(n));
+        assertNear(
+          v.get() as Float64Array,
+          as.flatMap((m) => hostSolve(m, bs[0]!.map((r) => [r[0]!])).x.flat(2)),
+          tol,
+          `solve of vectors ${dtype} n=${n}`,
+        );
+        const eye = Array.from(
+          { length: n },
+          (_, i) => Array.from({ length: n }, (_, j): C => [i === j ? 1 : 0, 0]),
+        );
+        assertNear(
+          ga.linalg.inv(a).get() as Float64Array,
+          as.flatMap((m) => hostSolve(m, eye).x.flat(2)),
+          tol,
+          `inv ${dtype} n=${n}`,
+        );
+        const dets = ga.linalg.det(a) as ga.GPUArray;
+        assertNear(dets.get() as Float64Array, host.flatMap((h) => h.det), tol * 10, `det ${dtype} n=${n}`);
+        const single = ga.linalg.det(upload([as[0]!], [], dtype)) as [number, number];
+        assertNear(single, host[0]!.det, tol * 10, `det of one ${dtype} n=${n}`);
+        const { sign, logabsdet } = ga.linalg.slogdet(a) as { sign: ga.GPUArray; logabsdet: ga.GPUArray };
+        assert.equal(logabsdet.dtype, dtype === "complex64" ? "float32" : "float64");
+        assertNear(
+          logabsdet.get() as Float64Array,
+          host.map((h) => Math.log(mag(h.det))),
+          tol,
+          `slogdet's log ${dtype} n=${n}`,
+        );
+        assertNear(
+          sign.get() as Float64Array,
+          host.flatMap((h) => [h.det[0] / mag(h.det), h.det[1] / mag(h.det)]),
+          tol * 10,
+          `slogdet's sign ${dtype} n=${n}`,
+        );
+      }
+    },
+  );
+}
+
+eachBackend(
+  "solve() promotes float32 with complex64, and a singular complex matrix is a LinAlgError naming it",
+  () => {
+    const a = ga.complex(ga.asarray([[2, 0], [0, 1]]), ga.asarray([[0, 0], [0, 1]]));
+    const x = ga.linalg.solve(a, ga.asarray([2, 2]));
+    assert.equal(x.dtype, "complex64");
+    assertNear(x.get() as Float32Array, [1, 0, 1, -1], 1e-6, "(2) x = 2, (1 + i) y = 2");
+    const singular = ga.complex(ga.asarray([[1, 2], [2, 4]]), ga.asarray([[1, 2], [2, 4]]));
+    assert.throws(() => ga.linalg.inv(singular), {
+      name: "LinAlgError",
+      message: "Cannot inv: the matrix is singular (U[1, 1] of its LU factorization is exactly zero); " +
+        "pass { check: false } to get inf and NaN instead of this error",
+    });
+    const zero = (z: unknown) => Array.isArray(z) && z.length === 2 && z[0] === 0 && z[1] === 0;
+    assert.ok(zero(ga.linalg.det(singular)), "det is 0");
+    const { sign, logabsdet } = ga.linalg.slogdet(singular);
+    assert.ok(zero(sign), "the sign is 0");
+    assert.equal(logabsdet, -Infinity);
+  },
+);
