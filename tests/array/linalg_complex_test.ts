@@ -1,6 +1,7 @@
 /**
- * The LU family on complex matrices (`solve`, `inv`, `det`, `slogdet`): against Gaussian elimination
- * with partial pivoting in complex128 on the host.
+ * The LU and Cholesky family on complex matrices (`solve`, `inv`, `det`, `slogdet`, `cholesky`):
+ * against Gaussian elimination with partial pivoting and the Cholesky recurrence in complex128 on the
+ * host.
  */
 import assert from "node:assert/strict";
 import * as ga from "../../src/array/mod.ts";
@@ -144,3 +145,63 @@ eachBackend(
     assert.equal(logabsdet, -Infinity);
   },
 );
+
+/** The lower Cholesky factor of a Hermitian positive-definite matrix, in complex128 on the host. */
+function hostCholesky(a: C[][]): C[][] {
+  const n = a.length, l = a.map((r) => r.map((): C => [0, 0]));
+  for (let j = 0; j < n; j++) {
+    let d = a[j]![j]![0];
+    for (let k = 0; k < j; k++) d -= mag(l[j]![k]!) ** 2;
+    l[j]![j] = [Math.sqrt(d), 0];
+    for (let i = j + 1; i < n; i++) {
+      let v = a[i]![j]!;
+      for (let k = 0; k < j; k++) v = sub(v, mul(l[i]![k]!, [l[j]![k]![0], -l[j]![k]![1]]));
+      l[i]![j] = [v[0] / l[j]![j]![0], v[1] / l[j]![j]![0]];
+    }
+  }
+  return l;
+}
+
+for (const dtype of ["complex64", "complex128"] as const) {
+  eachBackend(
+    `cholesky() of a batch of Hermitian positive-definite ${dtype} matrices, lower and upper, matches the host`,
+    () => {
+      const tol = dtype === "complex64" ? 2e-4 : 1e-11;
+      const random = rng(dtype === "complex64" ? 21 : 22);
+      for (const n of [1, 4, 33]) {
+        // B·Bᴴ + n·I, with the upper triangle filled with garbage in the copy that `cholesky` must not read.
+        const hermitian = () => {
+          const b = randomMatrix(random, n, n);
+          return b.map((row, i) =>
+            row.map((_, j): C => {
+              let s: C = [i === j ? n : 0, 0];
+              for (let k = 0; k < n; k++) {
+                s = [
+                  s[0] + mul(b[i]![k]!, [b[j]![k]![0], -b[j]![k]![1]])[0],
+                  s[1] + mul(b[i]![k]!, [b[j]![k]![0], -b[j]![k]![1]])[1],
+                ];
+              }
+              return s;
+            })
+          );
+        };
+        const as = [hermitian(), hermitian()];
+        const ls = as.map(hostCholesky);
+        const lowerOnly = as.map((m) => m.map((row, i) => row.map((z, j): C => (j > i ? [99, -99] : z))));
+        const lower = ga.linalg.cholesky(upload(lowerOnly, [2], dtype));
+        assert.equal(lower.dtype, dtype);
+        assertNear(lower.get() as Float64Array, ls.flat(2).flat(), tol, `lower ${dtype} n=${n}`);
+        const upperOnly = as.map((m) => m.map((row, i) => row.map((z, j): C => (j < i ? [99, -99] : z))));
+        const upper = ga.linalg.cholesky(upload(upperOnly, [2], dtype), { upper: true });
+        // U = Lᴴ.
+        const us = ls.map((l) => l.map((_, i) => l.map((row): C => [row[i]![0], -row[i]![1]])));
+        assertNear(upper.get() as Float64Array, us.flat(2).flat(), tol, `upper ${dtype} n=${n}`);
+      }
+    },
+  );
+}
+
+eachBackend("cholesky() of a complex matrix that is not positive definite is a LinAlgError", () => {
+  const a = ga.complex(ga.asarray([[1, 2], [2, 1]]), ga.asarray([[0, 1], [-1, 0]]));
+  assert.throws(() => ga.linalg.cholesky(a), { name: "LinAlgError", message: /is not positive definite/ });
+});

@@ -17,15 +17,15 @@ import { tril, triu } from "../routines/matrices.ts";
 import { checkInfo } from "./errors.ts";
 import { choleskyFactor } from "./lapack.ts";
 import {
+  checkArray,
   checking,
   type CheckOptions,
-  checkReal,
   flag,
-  linalgType,
+  luType,
   matrixShape,
   rowMajorCopy,
 } from "./operands.ts";
-import type { LinalgType } from "./solve.ts";
+import type { LuType } from "./solve.ts";
 
 /**
  * Options of {@link cholesky}.
@@ -37,15 +37,16 @@ import type { LinalgType } from "./solve.ts";
  * ```
  */
 export interface CholeskyOptions extends CheckOptions {
-  /** Return the upper factor `U` with `a = Uᵀ·U`, reading `a`'s upper triangle (default false: the lower factor `L` with `a = L·Lᵀ`, from the lower triangle). */
+  /** Return the upper factor `U` with `a = Uᴴ·U`, reading `a`'s upper triangle (default false: the lower factor `L` with `a = L·Lᴴ`, from the lower triangle). */
   readonly upper?: boolean;
 }
 
 /**
- * The Cholesky factor of a symmetric positive-definite matrix, or of each of a batch (NumPy's
- * `cholesky`): lower triangular `L` with `a = L·Lᵀ`, read from `a`'s lower triangle (the other is not
- * read), or with `{ upper: true }` the upper `U` with `a = Uᵀ·U` from the upper triangle. float32 for
- * float32, else float64.
+ * The Cholesky factor of a symmetric (Hermitian) positive-definite matrix, or of each of a batch
+ * (NumPy's `cholesky`): lower triangular `L` with `a = L·Lᴴ`, read from `a`'s lower triangle (the
+ * other is not read), or with `{ upper: true }` the upper `U` with `a = Uᴴ·U` from the upper triangle
+ * (ᴴ is ᵀ for real matrices). float32 for float32, complex64 and complex128 as they are (on the own
+ * kernels on every backend), else float64.
  *
  * @throws {LinAlgError} where a matrix is not positive definite, naming the first in a batch and the
  * order of its leading minor that is not; with `{ check: false }` nothing is read back and such a
@@ -58,13 +59,13 @@ export interface CholeskyOptions extends CheckOptions {
  * const u = ga.linalg.cholesky(ga.asarray([[4, 2], [2, 3]]), { upper: true }); // l's transpose
  * ```
  */
-export function cholesky<D extends DType>(a: GPUArray<D>, options?: CholeskyOptions): GPUArray<LinalgType<D>>;
+export function cholesky<D extends DType>(a: GPUArray<D>, options?: CholeskyOptions): GPUArray<LuType<D>>;
 export function cholesky(a: GPUArray, ...args: unknown[]): GPUArray {
-  checkReal(a, "cholesky");
+  checkArray(a, "cholesky");
   const options = optionsOf<CholeskyOptions>("cholesky", args, [], ["upper", "check"], "{ upper: true }");
   const upper = flag(options.upper, "upper"), check = checking(options);
   matrixShape(a, "cholesky", true);
-  const dtype = linalgType(a, a.dtype, "cholesky");
+  const dtype = luType(a, a.dtype, "cholesky");
   if (check) {
     a.backend.checkHostRead(
       "cholesky()",

@@ -1,7 +1,8 @@
 /**
  * Cholesky factorization (LAPACK's `potf2`, right-looking), one work-group per column-major matrix of
- * a batch, in place of the lower triangle (`A = L·Lᵀ`) or, where `upper`, the upper one (`A = Uᵀ·U`,
- * the same steps on the transposed indices); the other triangle is left as it was. `info` is k > 0
+ * a batch, in place of the lower triangle (`A = L·Lᴴ`) or, where `upper`, the upper one (`A = Uᴴ·U`,
+ * the same steps on the transposed indices); the other triangle is left as it was. Complex matrices
+ * are Hermitian: the imaginary parts of the diagonal are not read. `info` is k > 0
  * where the leading minor of order k is not positive definite; the factorization goes on (a square
  * root of a negative number is NaN), so a failed matrix ends in NaN where LAPACK would stop.
  *
@@ -26,18 +27,18 @@ export function potrfSource(dialect: Dialect, dtype: DType): KernelSource {
   int bad = 0;
   for (int k = 0; k < n; k++) {
     if (tid == 0) {
-      const T d = AT(k, k);
+      const R d = RE(AT(k, k));
       if (!(d > 0) && bad == 0) bad = k + 1;
-      AT(k, k) = SQRT(d);
+      AT(k, k) = FROMREAL(SQRT(d));
     }
     SYNC
     const T piv = AT(k, k);
-    for (int i = k + 1 + tid; i < n; i += nt) AT(i, k) /= piv;
+    for (int i = k + 1 + tid; i < n; i += nt) AT(i, k) = DIV(AT(i, k), piv);
     SYNC
     const int r = n - k - 1;
     for (int q = tid; q < r * r; q += nt) {
       const int i = k + 1 + q % r, j = k + 1 + q / r;
-      if (i >= j) AT(i, j) -= AT(i, k) * AT(j, k);
+      if (i >= j) AT(i, j) = SUB(AT(i, j), MUL(AT(i, k), CONJ(AT(j, k))));
     }
     SYNC
   }

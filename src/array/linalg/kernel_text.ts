@@ -34,8 +34,8 @@ export function magnitudeType(dtype: DType): DType {
 /**
  * The arithmetic the kernels that take complex matrices spell through macros, since C has no operators
  * on `float2`/`double2` (OpenCL's act per part): `MUL`, `DIV`, `SUB` of two elements, `MAG1` (LAPACK's
- * `cabs1`, |re| + |im|, what its pivoting compares; `FABS` for real elements), `NONZERO`, and `R`, the
- * magnitudes' type.
+ * `cabs1`, |re| + |im|, what its pivoting compares; `FABS` for real elements), `NONZERO`, `RE` (the real
+ * part), `CONJ`, `FROMREAL` (an element of a real value), and `R`, the magnitudes' type.
  */
 function arithmetic(t: ReturnType<typeof targetOf>, dtype: DType): string[] {
   const real = magnitudeType(dtype);
@@ -47,6 +47,9 @@ function arithmetic(t: ReturnType<typeof targetOf>, dtype: DType): string[] {
       "#define SUB(a, b) ((a) - (b))",
       "#define MAG1(x) FABS(x)",
       "#define NONZERO(x) ((x) != 0)",
+      "#define RE(x) (x)",
+      "#define CONJ(x) (x)",
+      "#define FROMREAL(r) (r)",
     ];
   }
   const p = complexPrefix(dtype);
@@ -57,6 +60,9 @@ function arithmetic(t: ReturnType<typeof targetOf>, dtype: DType): string[] {
     `#define SUB(a, b) ${p}sub(a, b)`,
     "#define MAG1(z) (FABS((z).x) + FABS((z).y))",
     `#define NONZERO(x) ${p}nz(x)`,
+    "#define RE(z) ((z).x)",
+    `#define CONJ(z) ${p}conj(z)`,
+    `#define FROMREAL(r) ${p}make(r, 0)`,
   ];
 }
 

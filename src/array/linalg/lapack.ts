@@ -104,7 +104,7 @@ export function luSolve(w: GPUArray<LuDType>, ipiv: GPUArray<"int64">, b: GPUArr
 }
 
 /** Cholesky of the matrices of `w` in place of the triangle `upper` names (column-major): each `info`. */
-export function choleskyFactor(w: GPUArray<LinalgDType>, upper: boolean): GPUArray<"int32"> {
+export function choleskyFactor(w: GPUArray<LuDType>, upper: boolean): GPUArray<"int32"> {
   const batch = batchOf(w), n = w.shape[w.ndim - 1]!;
   const info = infoFor(w);
   run(w.backend, "potrf", {

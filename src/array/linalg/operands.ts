@@ -17,7 +17,7 @@ import { broadcastTo, swapaxes } from "../ops/views.ts";
 /** The dtypes `ga.linalg` computes in. */
 export type LinalgDType = "float32" | "float64";
 
-/** The dtypes the LU family (`solve`, `inv`, `det`, `slogdet`) computes in: the real ones and complex. */
+/** The dtypes the LU and Cholesky family (`solve`, `inv`, `det`, `slogdet`, `cholesky`) computes in: the real ones and complex. */
 export type LuDType = LinalgDType | "complex64" | "complex128";
 
 /** The options of the calls that read whether every matrix could be factored. */
