@@ -205,3 +205,19 @@ eachBackend("cholesky() of a complex matrix that is not positive definite is a L
   const a = ga.complex(ga.asarray([[1, 2], [2, 1]]), ga.asarray([[0, 1], [-1, 0]]));
   assert.throws(() => ga.linalg.cholesky(a), { name: "LinAlgError", message: /is not positive definite/ });
 });
+
+eachBackend("matrixPower() of a complex matrix, negative powers through inv(), matches the host", () => {
+  const m: C[][] = [[[1, 0.5], [2, -1]], [[3, 2], [4, 0]]];
+  const inverse = hostSolve(m, [[[1, 0], [0, 0]], [[0, 0], [1, 0]]]).x;
+  const square = (x: C[][]) =>
+    x.map((row, i) =>
+      row.map((_, j) => {
+        const a = mul(x[i]![0]!, x[0]![j]!), b = mul(x[i]![1]!, x[1]![j]!);
+        return [a[0] + b[0], a[1] + b[1]] as C;
+      })
+    );
+  const a = upload([m], [], "complex64");
+  assertNear(ga.linalg.matrixPower(a, -2).get() as Float32Array, square(inverse).flat(2), 1e-5, "a^-2");
+  assertNear(ga.linalg.matrixPower(a, 2).get() as Float32Array, square(m).flat(2), 1e-5, "a^2");
+  assertNear(ga.linalg.matrixPower(a, 0).get() as Float32Array, [1, 0, 0, 0, 0, 0, 1, 0], 0, "a^0");
+});

@@ -12,8 +12,8 @@ import { assign } from "../ops/assign.ts";
 import { matmul } from "../ops/matmul.ts";
 import { broadcastTo, expandDims, reshape } from "../ops/views.ts";
 import { arrayLike } from "./lapack.ts";
-import { checkReal, matrixShape } from "./operands.ts";
-import { identities, inv, type LinalgType } from "./solve.ts";
+import { checkArray, matrixShape } from "./operands.ts";
+import { identities, inv, type LuType } from "./solve.ts";
 
 /**
  * `a` raised to the integer power `n` by matrix products (NumPy's `matrix_power`), for a square
@@ -30,8 +30,8 @@ import { identities, inv, type LinalgType } from "./solve.ts";
  * const f = ga.linalg.matrixPower(ga.asarray([[1, 1], [1, 0]], "int64"), 10); // [[89, 55], [55, 34]]
  * ```
  */
-export function matrixPower<D extends DType>(a: GPUArray<D>, n: number): GPUArray<D | LinalgType<D>> {
-  checkReal(a, "matrixPower");
+export function matrixPower<D extends DType>(a: GPUArray<D>, n: number): GPUArray<D | LuType<D>> {
+  checkArray(a, "matrixPower");
   if (!Number.isInteger(n)) {
     throw new TypeError(`Cannot matrixPower with n = ${String(n)}: the exponent must be an integer`);
   }
@@ -62,7 +62,7 @@ export function matrixPower<D extends DType>(a: GPUArray<D>, n: number): GPUArra
   } finally {
     if (square !== a && square !== result) square.free();
   }
-  return result as GPUArray<D | LinalgType<D>>;
+  return result as GPUArray<D | LuType<D>>;
 }
 
 /** The order of a chain's products of least cost (NumPy's `_multi_dot_matrix_chain_order`): `split[i][j]`. */
