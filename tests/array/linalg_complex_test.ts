@@ -221,3 +221,31 @@ eachBackend("matrixPower() of a complex matrix, negative powers through inv(), m
   assertNear(ga.linalg.matrixPower(a, 2).get() as Float32Array, square(m).flat(2), 1e-5, "a^2");
   assertNear(ga.linalg.matrixPower(a, 0).get() as Float32Array, [1, 0, 0, 0, 0, 0, 1, 0], 0, "a^0");
 });
+
+eachBackend("norm() of complex vectors and matrices is that of their magnitudes, in the parts' dtype", () => {
+  const m: C[][] = [[[3, 4], [0, -1]], [[1, 1], [-2, 0]]];
+  const a = upload([m], [], "complex128");
+  const mags = m.map((row) => row.map(mag));
+  const fro = Math.hypot(...mags.flat());
+  assertNear([ga.norm(a) as number], [fro], 1e-12, "ga.norm");
+  assertNear([ga.linalg.norm(a) as number], [fro], 1e-12, "linalg.norm");
+  assertNear(
+    [ga.linalg.norm(a, 1) as number],
+    [Math.max(mags[0]![0]! + mags[1]![0]!, mags[0]![1]! + mags[1]![1]!)],
+    1e-12,
+    "1",
+  );
+  assertNear(
+    [ga.linalg.norm(a, Infinity) as number],
+    [Math.max(mags[0]![0]! + mags[0]![1]!, mags[1]![0]! + mags[1]![1]!)],
+    1e-12,
+    "inf",
+  );
+  const rows = ga.linalg.norm(a, 1, 1) as ga.GPUArray;
+  assert.equal(rows.dtype, "float64");
+  assertNear(rows.get() as Float64Array, mags.map((r) => r[0]! + r[1]!), 1e-12, "rows' 1-norms");
+  assert.throws(() => ga.linalg.norm(a, 2), {
+    name: "TypeError",
+    message: /Cannot norm complex128 matrices with ord 2: it needs their singular values/,
+  });
+});

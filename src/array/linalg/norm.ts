@@ -16,7 +16,7 @@ import { norm as twoNorm } from "../ops/norm.ts";
 import { max, min, sum } from "../ops/reductions.ts";
 import { moveaxis, reshape } from "../ops/views.ts";
 import { abs, ne, pow } from "../api/elementwise.ts";
-import { checkReal } from "./operands.ts";
+import { checkArray } from "./operands.ts";
 import { svdvals } from "./svd.ts";
 
 /** NumPy's `ord`s: a number (`Infinity` and `-Infinity` included), `"fro"` or `"nuc"`, or null for the 2-norm. */
@@ -132,7 +132,7 @@ function matrixNorm(
  */
 export function norm(x: GPUArray, ord?: NormOrd | LinalgNormOptions, ...rest: unknown[]): number | GPUArray;
 export function norm(x: GPUArray, ...args: unknown[]): number | GPUArray {
-  checkReal(x, "norm");
+  checkArray(x, "norm");
   const options = optionsOf<LinalgNormOptions>(
     "norm",
     args,
@@ -163,7 +163,15 @@ export function norm(x: GPUArray, ...args: unknown[]): number | GPUArray {
     );
   }
   const kind = DTYPES[x.dtype].kind;
-  using float = kind === "float" ? undefined : astype(x, "float64");
+  if (kind === "complex" && axes.length === 2 && (ord === 2 || ord === -2 || ord === "nuc")) {
+    throw new TypeError(
+      `Cannot norm ${x.dtype} matrices with ord ${
+        typeof ord === "string" ? `"${ord}"` : ord
+      }: it needs their singular values, and ga.linalg.svd factors real matrices; the other ords take complex matrices`,
+    );
+  }
+  // The norms other than those of singular values depend on the elements' magnitudes only (NumPy's).
+  using float = kind === "float" ? undefined : kind === "complex" ? abs(x) : astype(x, "float64");
   const a = float ?? x;
   let out: GPUArray;
   if (axes.length === 1) {

@@ -14,6 +14,7 @@ import { normalizeAxes, showShape } from "../core/layout.ts";
 import { reduceArray, reduceToHost, type Reduction } from "../exec/reduction.ts";
 import { meanType, sumType } from "./reduction_defs.ts";
 import { reshape } from "./views.ts";
+import { abs } from "../api/elementwise.ts";
 import { AXES, type AxisArg, optionsOf, type Slot } from "../core/axis_args.ts";
 import type { MeanType, Reduced } from "./reduction_types.ts";
 
@@ -140,7 +141,9 @@ export function norm<D extends DType>(
 export function norm(a: GPUArray, ...args: unknown[]): unknown {
   if (!(a instanceof GPUArray)) throw new TypeError(`Cannot norm ${typeof a}: pass a GPUArray`);
   if (a.dtype === "complex64" || a.dtype === "complex128") {
-    throw new TypeError(`Cannot norm a ${a.dtype} array here: take the norm of ga.abs(a), which is the same`);
+    // The 2-norm of complex numbers is that of their magnitudes (NumPy's), in the parts' dtype.
+    using magnitudes = abs(a);
+    return (norm as (a: GPUArray, ...args: unknown[]) => unknown)(magnitudes, ...args);
   }
   const options = optionsOf<NormOptions & { ord?: unknown }>(
     "norm",
