@@ -1,7 +1,7 @@
 /**
- * The LU and Cholesky family on complex matrices (`solve`, `inv`, `det`, `slogdet`, `cholesky`):
- * against Gaussian elimination with partial pivoting and the Cholesky recurrence in complex128 on the
- * host.
+ * The LU, Cholesky and QR families on complex matrices (`solve`, `inv`, `det`, `slogdet`, `cholesky`,
+ * `qr`, `matrixPower`, `norm`): against Gaussian elimination with partial pivoting, the Cholesky
+ * recurrence and products in complex128 on the host.
  */
 import assert from "node:assert/strict";
 import * as ga from "../../src/array/mod.ts";
@@ -249,3 +249,71 @@ eachBackend("norm() of complex vectors and matrices is that of their magnitudes,
     message: /Cannot norm complex128 matrices with ord 2: it needs their singular values/,
   });
 });
+
+/** The complex matrices of an array of shape [...batch, rows, cols], as host lists. */
+function download(x: ga.GPUArray): C[][][] {
+  const host = Array.from(x.get() as Float64Array, Number);
+  const rows = x.shape[x.ndim - 2]!, cols = x.shape[x.ndim - 1]!, count = host.length / (2 * rows * cols);
+  return Array.from(
+    { length: count },
+    (_, b) =>
+      Array.from({ length: rows }, (_, i) =>
+        Array.from({ length: cols }, (_, j): C => {
+          const at = 2 * ((b * rows + i) * cols + j);
+          return [host[at]!, host[at + 1]!];
+        })),
+  );
+}
+
+/** aᴴ·b (conjugating a) or a·b on the host. */
+function product(a: C[][], b: C[][], conjugateA = false): C[][] {
+  const rows = conjugateA ? a[0]!.length : a.length, inner = b.length;
+  return Array.from({ length: rows }, (_, i) =>
+    Array.from({ length: b[0]!.length }, (_, j) => {
+      let s: C = [0, 0];
+      for (let k = 0; k < inner; k++) {
+        const x = conjugateA ? [a[k]![i]![0], -a[k]![i]![1]] as C : a[i]![k]!;
+        const p = mul(x, b[k]![j]!);
+        s = [s[0] + p[0], s[1] + p[1]];
+      }
+      return s;
+    }));
+}
+
+for (const dtype of ["complex64", "complex128"] as const) {
+  eachBackend(
+    `qr() of batches of ${dtype} matrices gives orthonormal Q and upper triangular R with Q·R = a`,
+    () => {
+      const tol = dtype === "complex64" ? 2e-5 : 1e-12;
+      const random = rng(dtype === "complex64" ? 31 : 32);
+      for (const [m, n] of [[5, 3], [3, 5], [4, 4], [40, 7]] as const) {
+        const as = [randomMatrix(random, m, n), randomMatrix(random, m, n)];
+        const a = upload(as, [2], dtype);
+        for (const mode of ["reduced", "complete"] as const) {
+          const [q, r] = ga.linalg.qr(a, mode);
+          assert.equal(q.dtype, dtype);
+          const qs = download(q), rs = download(r);
+          qs.forEach((qm, b) => {
+            const cols = qm[0]!.length;
+            const eye = Array.from(
+              { length: cols },
+              (_, i) => Array.from({ length: cols }, (_, j): C => [i === j ? 1 : 0, 0]),
+            );
+            assertNear(product(qm, qm, true).flat(2), eye.flat(2), tol, `Qᴴ·Q ${dtype} ${m}×${n} ${mode}`);
+            assertNear(product(qm, rs[b]!).flat(2), as[b]!.flat(2), tol, `Q·R ${dtype} ${m}×${n} ${mode}`);
+            rs[b]!.forEach((row, i) =>
+              row.forEach((z, j) => {
+                if (j < i) {
+                  assert.deepEqual(z, [0, 0], `R[${i}, ${j}] below the diagonal`);
+                }
+                if (j === i) assert.ok(Math.abs(z[1]) <= tol, `R[${i}, ${i}] is real (LAPACK's)`);
+              })
+            );
+          });
+        }
+        const rOnly = download(ga.linalg.qr(a, "r"));
+        assertNear(rOnly.flat(3), download(ga.linalg.qr(a)[1]).flat(3), 0, `mode r ${dtype} ${m}×${n}`);
+      }
+    },
+  );
+}

@@ -33,9 +33,11 @@ export function magnitudeType(dtype: DType): DType {
 
 /**
  * The arithmetic the kernels that take complex matrices spell through macros, since C has no operators
- * on `float2`/`double2` (OpenCL's act per part): `MUL`, `DIV`, `SUB` of two elements, `MAG1` (LAPACK's
- * `cabs1`, |re| + |im|, what its pivoting compares; `FABS` for real elements), `NONZERO`, `RE` (the real
- * part), `CONJ`, `FROMREAL` (an element of a real value), and `R`, the magnitudes' type.
+ * on `float2`/`double2` (OpenCL's act per part): `MUL`, `DIV`, `SUB`, `ADD` of two elements, `MAG1` (LAPACK's
+ * `cabs1`, |re| + |im|, what its pivoting compares; `FABS` for real elements), `MAGINF` (the larger of
+ * |re| and |im|), `ABS2` (|z|²), `NONZERO`, `RE` and `IM` (the parts; 0 for a real element's imaginary
+ * part), `CONJ`, `FROMREAL` (an element of a real value), `MAKE(re, im)` (the real part alone for real
+ * elements), `DIVR` (an element divided by a real), and `R`, the magnitudes' type.
  */
 function arithmetic(t: ReturnType<typeof targetOf>, dtype: DType): string[] {
   const real = magnitudeType(dtype);
@@ -45,11 +47,17 @@ function arithmetic(t: ReturnType<typeof targetOf>, dtype: DType): string[] {
       "#define MUL(a, b) ((a) * (b))",
       "#define DIV(a, b) ((a) / (b))",
       "#define SUB(a, b) ((a) - (b))",
+      "#define ADD(a, b) ((a) + (b))",
       "#define MAG1(x) FABS(x)",
       "#define NONZERO(x) ((x) != 0)",
       "#define RE(x) (x)",
+      "#define IM(x) ((R)0)",
       "#define CONJ(x) (x)",
       "#define FROMREAL(r) (r)",
+      "#define MAKE(re, im) (re)",
+      "#define MAGINF(x) FABS(x)",
+      "#define ABS2(x) ((x) * (x))",
+      "#define DIVR(x, r) ((x) / (r))",
     ];
   }
   const p = complexPrefix(dtype);
@@ -58,11 +66,17 @@ function arithmetic(t: ReturnType<typeof targetOf>, dtype: DType): string[] {
     `#define MUL(a, b) ${p}mul(a, b)`,
     `#define DIV(a, b) ${p}div(a, b)`,
     `#define SUB(a, b) ${p}sub(a, b)`,
+    `#define ADD(a, b) ${p}add(a, b)`,
     "#define MAG1(z) (FABS((z).x) + FABS((z).y))",
     `#define NONZERO(x) ${p}nz(x)`,
     "#define RE(z) ((z).x)",
+    "#define IM(z) ((z).y)",
     `#define CONJ(z) ${p}conj(z)`,
     `#define FROMREAL(r) ${p}make(r, 0)`,
+    `#define MAKE(re, im) ${p}make(re, im)`,
+    "#define MAGINF(z) FMAX(FABS((z).x), FABS((z).y))",
+    "#define ABS2(z) ((z).x * (z).x + (z).y * (z).y)",
+    `#define DIVR(z, r) ${p}make((z).x / (r), (z).y / (r))`,
   ];
 }
 
@@ -119,7 +133,7 @@ export function localArray(dialect: Dialect, dtype: DType, name: string, size = 
 export function reduceInto(value: string, max = false): string {
   // The maximum propagates NaN (FMAX alone would drop it).
   const combine = max
-    ? "{ const T o = red[tid + h]; if (o != o || red[tid] < o) red[tid] = o; }"
+    ? "{ const R o = red[tid + h]; if (o != o || red[tid] < o) red[tid] = o; }"
     : "red[tid] += red[tid + h];";
   return `red[tid] = ${value};
   SYNC

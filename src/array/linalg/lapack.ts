@@ -119,7 +119,7 @@ export function choleskyFactor(w: GPUArray<LuDType>, upper: boolean): GPUArray<"
 }
 
 /** Householder QR of the m × n matrices of `w` (shape `[...batch, n, m]`) in place: `tau`. */
-export function qrFactor(w: GPUArray<LinalgDType>): GPUArray<LinalgDType> {
+export function qrFactor<D extends LuDType>(w: GPUArray<D>): GPUArray<D> {
   const batch = batchOf(w), m = w.shape[w.ndim - 1]!, n = w.shape[w.ndim - 2]!;
   const tau = arrayLike(w, [...batch, Math.min(m, n)], w.dtype);
   run(w.backend, "geqrf", {
@@ -134,7 +134,7 @@ export function qrFactor(w: GPUArray<LinalgDType>): GPUArray<LinalgDType> {
 }
 
 /** Q's first columns (as many as `w` has: shape `[...batch, columns, m]`) from `k` reflectors, in place. */
-export function qrForm(w: GPUArray<LinalgDType>, k: number, tau: GPUArray<LinalgDType>): void {
+export function qrForm(w: GPUArray<LuDType>, k: number, tau: GPUArray<LuDType>): void {
   const m = w.shape[w.ndim - 1]!, n = w.shape[w.ndim - 2]!;
   run(w.backend, "orgqr", {
     dtype: w.dtype,

@@ -13,9 +13,9 @@ import { assign } from "../ops/assign.ts";
 import { slice, swapaxes } from "../ops/views.ts";
 import { triu } from "../routines/matrices.ts";
 import { arrayLike, qrFactor, qrForm } from "./lapack.ts";
-import { checkReal, columnMajorCopy, linalgType, matrixShape } from "./operands.ts";
+import { checkArray, columnMajorCopy, type LuDType, luType, matrixShape } from "./operands.ts";
 import { named } from "./results.ts";
-import { type LinalgType, rowMajor } from "./solve.ts";
+import { type LuType, rowMajor } from "./solve.ts";
 
 /** What {@link qr} computes: both factors of the reduced or the complete form, or R alone. */
 export type QrMode = "reduced" | "complete" | "r";
@@ -44,12 +44,12 @@ export interface QrOptions {
  * ```
  */
 export type QrResult<D extends DType> =
-  & readonly [Q: GPUArray<LinalgType<D>>, R: GPUArray<LinalgType<D>>]
+  & readonly [Q: GPUArray<LuType<D>>, R: GPUArray<LuType<D>>]
   & {
     /** Orthonormal columns. */
-    readonly Q: GPUArray<LinalgType<D>>;
+    readonly Q: GPUArray<LuType<D>>;
     /** Upper triangular (trapezoidal where m ≠ n). */
-    readonly R: GPUArray<LinalgType<D>>;
+    readonly R: GPUArray<LuType<D>>;
   };
 
 const MODES: readonly QrMode[] = ["reduced", "complete", "r"];
@@ -58,7 +58,8 @@ const MODES: readonly QrMode[] = ["reduced", "complete", "r"];
  * The QR factorization `a = Q·R` of a matrix, or of each of a batch (NumPy's `qr`): Q with orthonormal
  * columns, R upper triangular, R's diagonal of either sign (LAPACK's: Householder reflectors). The mode
  * is given by position (`qr(a, "complete")`) or as `{ mode }`; mode `"r"` returns R alone. float32 for
- * float32, else float64.
+ * float32, complex64 and complex128 as they are (Q unitary, R's diagonal real, on the own kernels on
+ * every backend), else float64.
  *
  * @throws {RangeError} for fewer than 2 dimensions or an unknown mode (NumPy's `"raw"` is not offered).
  * @example
@@ -78,9 +79,9 @@ export function qr<D extends DType>(
 export function qr<D extends DType>(
   a: GPUArray<D>,
   mode: "r" | { readonly mode: "r" },
-): GPUArray<LinalgType<D>>;
+): GPUArray<LuType<D>>;
 export function qr(a: GPUArray, ...args: unknown[]): unknown {
-  checkReal(a, "qr");
+  checkArray(a, "qr");
   const { mode = "reduced" } = optionsOf<QrOptions>(
     "qr",
     args,
@@ -93,7 +94,7 @@ export function qr(a: GPUArray, ...args: unknown[]): unknown {
   }
   const { m, n } = matrixShape(a, "qr", false);
   const k = Math.min(m, n);
-  using w = columnMajorCopy(a, linalgType(a, a.dtype, "qr"));
+  using w = columnMajorCopy(a, luType(a, a.dtype, "qr"));
   using tau = qrFactor(w);
   const rows = mode === "complete" ? m : k;
   using rowsOfR = slice(w, "...", [], [0, rows]);
@@ -112,7 +113,7 @@ export function qr(a: GPUArray, ...args: unknown[]): unknown {
     assign(first, reflectors);
   }
   try {
-    qrForm(q as GPUArray<"float32" | "float64">, k, tau);
+    qrForm(q as GPUArray<LuDType>, k, tau);
     const Q = rowMajor(q);
     return named([Q, r] as const, { Q, R: r });
   } finally {

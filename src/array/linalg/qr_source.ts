@@ -11,7 +11,7 @@
 import type { KernelSource } from "../../device/backend.ts";
 import type { Dialect } from "../../kernel/ctypes.ts";
 import type { DType } from "../../kernel/dtype.ts";
-import { linalgKernel, localArray, pointer, reduceInto } from "./kernel_text.ts";
+import { linalgKernel, localArray, magnitudeType, pointer, reduceInto } from "./kernel_text.ts";
 
 /**
  * Statements applying `H = I - tau·v·vᵀ` from the left to columns `from` to `n - 1`, rows `vc` to
@@ -22,15 +22,15 @@ function applyReflector(vc: string, from: string, tau: string): string {
       const int j = j0 + tid;
       if (j < n) {
         T s = AT(${vc}, j);
-        for (int i = ${vc} + 1; i < m; i++) s += AT(i, ${vc}) * AT(i, j);
-        w[tid] = ${tau} * s;
+        for (int i = ${vc} + 1; i < m; i++) s = ADD(s, MUL(CONJ(AT(i, ${vc})), AT(i, j)));
+        w[tid] = MUL(${tau}, s);
       }
       SYNC
       const int cols = nt < n - j0 ? nt : n - j0, rows = m - ${vc};
       for (int q = tid; q < rows * cols; q += nt) {
         const int i = ${vc} + q % rows, jj = q / rows;
-        const T v = i == ${vc} ? (T)1 : AT(i, ${vc});
-        AT(i, j0 + jj) -= v * w[jj];
+        const T v = i == ${vc} ? FROMREAL(1) : AT(i, ${vc});
+        AT(i, j0 + jj) = SUB(AT(i, j0 + jj), MUL(v, w[jj]));
       }
       SYNC
     }`;
@@ -44,36 +44,40 @@ export function geqrfSource(dialect: Dialect, dtype: DType): KernelSource {
     pointer(dialect, dtype, "Tau"),
     "IDX oT, IDX sT",
   ];
-  const body = `  ${localArray(dialect, dtype, "red")}
+  const body = `  ${localArray(dialect, magnitudeType(dtype), "red")}
   ${localArray(dialect, dtype, "w")}
   A += oA + g * sA;
   Tau += oT + g * sT;
 #define AT(i, j) A[(i) + (IDX)(j) * lda]
   const int kmax = m < n ? m : n;
   for (int k = 0; k < kmax; k++) {
-    T big = 0;
-    for (int i = k + 1 + tid; i < m; i += nt) big = FMAX(big, FABS(AT(i, k)));
+    R big = 0;
+    for (int i = k + 1 + tid; i < m; i += nt) big = FMAX(big, MAGINF(AT(i, k)));
     ${reduceInto("big", true)}
-    const T scale = red[0];
+    const R scale = red[0];
     SYNC
-    T sum = 0;
+    R sum = 0;
     if (scale > 0) {
-      for (int i = k + 1 + tid; i < m; i += nt) { const T x = AT(i, k) / scale; sum += x * x; }
+      for (int i = k + 1 + tid; i < m; i += nt) { const T x = DIVR(AT(i, k), scale); sum += ABS2(x); }
     }
     ${reduceInto("sum")}
-    const T xnorm = scale * SQRT(red[0]);
+    const R xnorm = scale * SQRT(red[0]);
     const T alpha = AT(k, k);
-    T beta = alpha, tau = 0;
-    if (xnorm != 0) {
-      beta = -COPYSIGN(HYPOT(alpha, xnorm), alpha);
-      tau = (beta - alpha) / beta;
-      const T f = 1 / (alpha - beta);
-      for (int i = k + 1 + tid; i < m; i += nt) AT(i, k) *= f;
+    const R alphr = RE(alpha), alphi = IM(alpha);
+    T beta = alpha, tau = FROMREAL(0);
+    if (xnorm != 0 || alphi != 0) {
+      // LAPACK's larfg: a real beta, tau = (beta - alpha) / beta, the rest of the column over alpha - beta.
+      const R b = -COPYSIGN(HYPOT(HYPOT(alphr, alphi), xnorm), alphr);
+      beta = FROMREAL(b);
+      tau = MAKE((b - alphr) / b, -alphi / b);
+      const T f = DIV(FROMREAL(1), SUB(alpha, beta));
+      for (int i = k + 1 + tid; i < m; i += nt) AT(i, k) = MUL(AT(i, k), f);
     }
     SYNC
     if (tid == 0) { AT(k, k) = beta; Tau[k] = tau; }
-    if (tau != 0) {
-      ${applyReflector("k", "k + 1", "tau")}
+    if (NONZERO(tau)) {
+      // Hᴴ from the left (H = I - tau·v·vᴴ): the reflector's conjugate scale.
+      ${applyReflector("k", "k + 1", "CONJ(tau)")}
     }
   }`;
   return linalgKernel(dialect, dtype, `cudeno_geqrf_${dtype}`, params, body);
@@ -93,7 +97,7 @@ export function orgqrSource(dialect: Dialect, dtype: DType): KernelSource {
 #define AT(i, j) A[(i) + (IDX)(j) * lda]
   for (int q = tid; q < m * (n - k); q += nt) {
     const int i = q % m, j = k + q / m;
-    AT(i, j) = i == j ? (T)1 : (T)0;
+    AT(i, j) = FROMREAL(i == j ? 1 : 0);
   }
   SYNC
   for (int c = k - 1; c >= 0; c--) {
@@ -101,9 +105,9 @@ export function orgqrSource(dialect: Dialect, dtype: DType): KernelSource {
     if (c < n - 1) {
       ${applyReflector("c", "c + 1", "tau")}
     }
-    for (int i = c + 1 + tid; i < m; i += nt) AT(i, c) *= -tau;
-    for (int i = tid; i < c; i += nt) AT(i, c) = 0;
-    if (tid == 0) AT(c, c) = 1 - tau;
+    for (int i = c + 1 + tid; i < m; i += nt) AT(i, c) = MUL(AT(i, c), SUB(FROMREAL(0), tau));
+    for (int i = tid; i < c; i += nt) AT(i, c) = FROMREAL(0);
+    if (tid == 0) AT(c, c) = SUB(FROMREAL(1), tau);
     SYNC
   }`;
   return linalgKernel(dialect, dtype, `cudeno_orgqr_${dtype}`, params, body);
