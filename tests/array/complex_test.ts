@@ -347,3 +347,24 @@ eachBackend("where() chooses between complex values by a real condition", () => 
     message: /the condition must be real, not complex64/,
   });
 });
+
+eachBackend("var() and std() of complex arrays are the real spreads of |z - mean|², along axes too", () => {
+  const re = [[1, 2, 3], [0, -1, 5]], im = [[4, 5, 6], [1, 1, 2]];
+  const z = ga.complex(ga.asarray(re, "float64"), ga.asarray(im, "float64"));
+  const spread = (xs: number[], ys: number[], ddof = 0) => {
+    const mx = xs.reduce((s, v) => s + v, 0) / xs.length, my = ys.reduce((s, v) => s + v, 0) / ys.length;
+    return xs.reduce((s, x, i) => s + (x - mx) ** 2 + (ys[i]! - my) ** 2, 0) / (xs.length - ddof);
+  };
+  const close = (a: number, b: number) =>
+    assert.ok(Math.abs(a - b) <= 1e-12 * (1 + Math.abs(b)), `${a} vs ${b}`);
+  close(ga.var(z) as number, spread(re.flat(), im.flat()));
+  close(ga.std(z, { ddof: 1 }) as number, Math.sqrt(spread(re.flat(), im.flat(), 1)));
+  const columns = ga.var(z, 0);
+  assert.equal(columns.dtype, "float64");
+  [0, 1, 2].forEach((j) =>
+    close(columns.get()[j]!, spread([re[0]![j]!, re[1]![j]!], [im[0]![j]!, im[1]![j]!]))
+  );
+  const rows = ga.std(z, 1, { keepdims: true });
+  assert.deepEqual(rows.shape, [2, 1]);
+  [0, 1].forEach((i) => close(rows.get()[i]!, Math.sqrt(spread(re[i]!, im[i]!))));
+});

@@ -51,3 +51,21 @@ export function imag<D extends DType>(a: GPUArray<D>): GPUArray<RealOf<D>> {
   arrayArg(a, "take the imaginary part of");
   return isComplex(a) ? part(a, 1) : zerosLike(a, { dtype: realOf(a.dtype) as RealOf<D> });
 }
+
+/**
+ * The variance (or, with `root`, the standard deviation) of complex numbers, NumPy's: the mean of
+ * `|z - mean(z)|²`, which is the sum of the variances of the real and imaginary parts, each from
+ * `variance` (the real reduction with the caller's axis, ddof and keepdims); real, in the parts' dtype.
+ */
+export function spreadOfParts(a: GPUArray, variance: (part: GPUArray) => unknown, root: boolean): unknown {
+  using re = real(a), im = imag(a);
+  const x = variance(re), y = variance(im);
+  if (typeof x === "number") {
+    const v = x + (y as number);
+    return root ? Math.sqrt(v) : v;
+  }
+  using vx = x as GPUArray, vy = y as GPUArray;
+  if (!root) return vx.add(vy);
+  using v = vx.add(vy);
+  return v.sqrt();
+}

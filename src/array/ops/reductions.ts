@@ -17,6 +17,7 @@ import { asEager, kindOf, needsTag, recordReduce, Traced } from "../fuse/trace.t
 import { isTracked, recordReduction, refuseTrackedWrite } from "../grad/tape.ts";
 import { type AfterAxis, AXES, AXIS, type AxisArg, optionsOf } from "../core/axis_args.ts";
 import type { ArgOptions, MeanType, Reduced, ReduceOptions, SumType, VarOptions } from "./reduction_types.ts";
+import { spreadOfParts } from "./complex_parts.ts";
 
 export type { ArgOptions, MeanType, Reduced, ReduceOptions, SumType, VarOptions } from "./reduction_types.ts";
 
@@ -47,6 +48,9 @@ function run(op: ReduceOp, a: unknown, args: readonly unknown[]): unknown {
   const values = op === "var" || op === "std" ? [ddofOf(op, options)] : [];
   const def = REDUCTIONS[op];
   const complex = a.dtype === "complex64" || a.dtype === "complex128";
+  if (complex && (op === "var" || op === "std") && a instanceof GPUArray) {
+    return spreadOfParts(a, (part) => run("var", part, args), op === "std");
+  }
   if (complex && op !== "sum" && op !== "prod" && op !== "mean") {
     throw new TypeError(
       `Cannot ${op} a ${a.dtype} array: ${op} is not defined for complex numbers; reduce ga.real(a), ga.imag(a) or ga.abs(a)`,
