@@ -368,3 +368,29 @@ eachBackend("var() and std() of complex arrays are the real spreads of |z - mean
   assert.deepEqual(rows.shape, [2, 1]);
   [0, 1].forEach((i) => close(rows.get()[i]!, Math.sqrt(spread(re[i]!, im[i]!))));
 });
+
+eachBackend(
+  "isclose() and allclose() of complex arrays compare magnitudes as NumPy does, NaNs and infinities too",
+  () => {
+    const a: [number, number][] = [[1, 4], [2, 5], [3, 6], [NaN, 0], [Infinity, 0], [1e-9, 0]];
+    const b: [number, number][] = [[1, 4], [2.0001, 5], [3.1, 6], [NaN, 0], [Infinity, 0], [0, 1e-9]];
+    const up = (zs: [number, number][]) =>
+      ga.complex(ga.asarray(zs.map((z) => z[0]), "float64"), ga.asarray(zs.map((z) => z[1]), "float64"));
+    const host = (rtol: number, atol: number, equalNan: boolean) =>
+      a.map(([ar, ai], i) => {
+        const [br, bi] = b[i]!;
+        if (ar === br && ai === bi) return 1;
+        const nan = (r: number, m: number) => Number.isNaN(r) || Number.isNaN(m);
+        if (nan(ar, ai) || nan(br, bi)) return equalNan && nan(ar, ai) && nan(br, bi) ? 1 : 0;
+        if (![ar, ai, br, bi].every(Number.isFinite)) return 0;
+        return Math.hypot(ar - br, ai - bi) <= atol + rtol * Math.hypot(br, bi) ? 1 : 0;
+      });
+    assert.deepEqual([...ga.isclose(up(a), up(b)).get()], host(1e-5, 1e-8, false));
+    assert.deepEqual(
+      [...ga.isclose(up(a), up(b), { rtol: 1e-4, equalNan: true }).get()],
+      host(1e-4, 1e-8, true),
+    );
+    assert.equal(ga.allclose(up(a), up(a), { equalNan: true }), true);
+    assert.equal(ga.allclose(up(a), up(b)), false);
+  },
+);

@@ -1806,7 +1806,7 @@ export function greaterEqual<A extends Operand, B extends Operand>(
 }
 
 /**
- * Whether `a` and `b` are equal within a tolerance, `|a - b| <= atol + rtol * |b|` (NumPy's `isclose`; infinities equal only themselves, NaNs each other only with `equalNan`).
+ * Whether `a` and `b` are equal within a tolerance, `|a - b| <= atol + rtol * |b|` (NumPy's `isclose`; infinities equal only themselves, NaNs each other only with `equalNan`; complex numbers by their magnitudes).
  *
  * @example
  * ```ts

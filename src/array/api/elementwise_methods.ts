@@ -304,7 +304,7 @@ export interface ElementwiseMethods<D extends DType> {
     other: O,
     options?: OpOptions,
   ): GPUArray<RuleResult<"bool", OperandResult<D, O>>>;
-  /** {@link isclose}: Whether `a` and `b` are equal within a tolerance, `|a - b| <= atol + rtol * |b|` (NumPy's `isclose`; infinities equal only themselves, NaNs each other only with `equalNan`). */
+  /** {@link isclose}: Whether `a` and `b` are equal within a tolerance, `|a - b| <= atol + rtol * |b|` (NumPy's `isclose`; infinities equal only themselves, NaNs each other only with `equalNan`; complex numbers by their magnitudes). */
   isclose<O extends Operand>(
     other: O,
     options?: OpOptions & { readonly rtol?: number; readonly atol?: number; readonly equalNan?: boolean },

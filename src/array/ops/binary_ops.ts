@@ -69,6 +69,29 @@ const quotient = binaryVjp((
 ) => [g, need[1] ? g.mul(y.neg().add(a).div(b)).neg() : undefined]);
 
 /** The binary elementwise operations. */
+/**
+ * `isclose` of complex operands (NumPy's): equal, both NaN where `equalNan`, or both finite with
+ * `|a - b| <= atol + rtol·|b|` in the parts' real dtype.
+ */
+function closeComplex(e: ExprBuilder, a: Expr, b: Expr): Expr {
+  const r = e.t === "complex64" ? "float32" : "float64";
+  const real = (op: BinaryOperator, x: Expr, y: Expr): Expr => ({ node: "binary", op, a: x, b: y, type: r });
+  const abs = (x: Expr) => e.callAs("abs", r, x);
+  const test = (fn: string, x: Expr) => e.callAs(fn, "int32", x);
+  // The tolerances and the flag arrive as complex values of the compute dtype: their magnitudes.
+  const equalNan = e.bin("!=", e.operand(4), e.lit(0));
+  const tolerance = real("+", abs(e.operand(3)), real("*", abs(e.operand(2)), abs(b)));
+  return e.bin(
+    "||",
+    e.bin("||", e.bin("==", a, b), e.bin("&&", equalNan, e.bin("&&", test("isnan", a), test("isnan", b)))),
+    e.bin(
+      "&&",
+      e.bin("&&", test("isfinite", a), test("isfinite", b)),
+      real("<=", abs(e.sub(a, b)), tolerance),
+    ),
+  );
+}
+
 export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
   add: {
     vjp: binaryVjp((g) => [g, g]),
@@ -305,8 +328,9 @@ export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
           e.bin("<=", e.call("fabs", e.sub(a!, b!)), e.add(atol!, e.mul(rtol!, e.call("fabs", b!)))),
         ),
       ),
+    complex: (e, [a, b]) => closeComplex(e, a!, b!),
     doc:
-      "Whether `a` and `b` are equal within a tolerance, `|a - b| <= atol + rtol * |b|` (NumPy's `isclose`; infinities equal only themselves, NaNs each other only with `equalNan`).",
+      "Whether `a` and `b` are equal within a tolerance, `|a - b| <= atol + rtol * |b|` (NumPy's `isclose`; infinities equal only themselves, NaNs each other only with `equalNan`; complex numbers by their magnitudes).",
     example: "ga.isclose(ga.asarray([1, 1.1]), 1, { rtol: 0.01 }) // [true, false]",
   },
   logicalAnd: {
