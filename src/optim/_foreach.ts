@@ -15,7 +15,7 @@ import type { Backend } from "../device/backend.ts";
 import type { Dialect } from "../kernel/ctypes.ts";
 import type { DType } from "../kernel/dtype.ts";
 import { targetOf } from "../codegen/targets.ts";
-import { collectArrays, GPUArray } from "../array/core/gpuarray.ts";
+import { GPUArray, persistent } from "../array/core/gpuarray.ts";
 import { runLoop } from "../array/exec/loop.ts";
 
 /** One operand of an update, per tensor: the parameter, its gradient, a state buffer. */
@@ -68,16 +68,6 @@ export function tensorsPerLaunch(update: ForeachUpdate, dialect: Dialect): numbe
 }
 
 const shared = new WeakMap<Backend, GPUArray>();
-
-/** Runs `make` with no differentiation collecting the arrays it makes: they outlive the call. */
-export function persistent<T>(make: () => T): T {
-  const outer = collectArrays(undefined);
-  try {
-    return make();
-  } finally {
-    collectArrays(outer);
-  }
-}
 
 /** A 0-d array of `backend` that launches with no shared operand pass (never read). */
 function placeholder(backend: Backend): GPUArray {

@@ -6,14 +6,14 @@
  * @module
  */
 
-import { GPUArray } from "../array/core/gpuarray.ts";
+import { GPUArray, persistent } from "../array/core/gpuarray.ts";
 import { showShape } from "../array/core/layout.ts";
 import { copyInto, copyOf, writeValues } from "../array/exec/loop.ts";
 import { fill } from "../array/ops/assign.ts";
 import type { Tree } from "../array/grad/api.ts";
 import { checkOptions } from "../kernel/options.ts";
 import { gradientLeaves, type Leaf, parameterLeaves } from "./_params.ts";
-import { foreach, type ForeachUpdate, persistent } from "./_foreach.ts";
+import { foreach, type ForeachUpdate } from "./_foreach.ts";
 import { onReplay, refuseInCompile } from "../device/compiling.ts";
 
 /** A hyperparameter's value: a number, a flag, or a pair (Adam's `betas`). */

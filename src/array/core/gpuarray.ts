@@ -70,6 +70,16 @@ export function collectArrays(list: GPUArray[] | undefined): GPUArray[] | undefi
   return before;
 }
 
+/** Runs `make` with no differentiation collecting the arrays it makes: they outlive the call (state, flags). */
+export function persistent<T>(make: () => T): T {
+  const outer = collectArrays(undefined);
+  try {
+    return make();
+  } finally {
+    collectArrays(outer);
+  }
+}
+
 /** The error for assigning a member that only the array sets. */
 function cannotAssign(member: string, instead: string): never {
   throw new TypeError(`Cannot assign an array's ${member}: ${instead}`);

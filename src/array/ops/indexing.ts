@@ -10,7 +10,7 @@
 import { record, refuseTrackedWrite } from "../grad/tape.ts";
 import type { Backend } from "../../device/backend.ts";
 import { type DType, DTYPES } from "../../kernel/dtype.ts";
-import { collectArrays, GPUArray, sharesMemory, viewOf } from "../core/gpuarray.ts";
+import { GPUArray, persistent, sharesMemory, viewOf } from "../core/gpuarray.ts";
 import { describe } from "../core/describe.ts";
 import { castTo, indexType, load } from "../../codegen/c.ts";
 import { normalizeAxis, showShape } from "../core/layout.ts";
@@ -45,13 +45,7 @@ const INDEX_CHECK = "whether an index is out of range";
 function nextFlag(backend: Backend): RangeFlag {
   let flag = rangeFlags.get(backend);
   if (flag === undefined || flag.array.freed) {
-    // Kept across calls: not one of the arrays a differentiation frees when it ends.
-    const outer = collectArrays(undefined);
-    try {
-      flag = { array: fill(new GPUArray(backend, [1], "int32"), 0), tag: 0 };
-    } finally {
-      collectArrays(outer);
-    }
+    flag = { array: persistent(() => fill(new GPUArray(backend, [1], "int32"), 0)), tag: 0 };
     rangeFlags.set(backend, flag);
   }
   if (++flag.tag === 2 ** 31 - 1) {

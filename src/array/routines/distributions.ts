@@ -9,7 +9,7 @@
 import { activeBackend } from "../../device/active.ts";
 import type { Backend } from "../../device/backend.ts";
 import type { DType } from "../../kernel/dtype.ts";
-import { collectArrays, GPUArray } from "../core/gpuarray.ts";
+import { GPUArray, persistent } from "../core/gpuarray.ts";
 import type { Shape } from "../core/layout.ts";
 import type { FloatType } from "../exec/philox_source.ts";
 import {
@@ -71,13 +71,7 @@ function reserve(state: PhiloxState, count: number, backend: Backend): [bigint, 
   }
   let zero = zeroShifts.get(backend);
   if (zero === undefined || zero.freed) {
-    // Kept across calls: not one of the arrays a differentiation frees when it ends.
-    const outer = collectArrays(undefined);
-    try {
-      zero = fill(new GPUArray(backend, [1], "uint64"), 0);
-    } finally {
-      collectArrays(outer);
-    }
+    zero = persistent(() => fill(new GPUArray(backend, [1], "uint64"), 0));
     zeroShifts.set(backend, zero);
   }
   return [take(state, count), zero, 0];
