@@ -55,30 +55,31 @@ function take(state: PhiloxState, count: number): bigint {
 const zeroShifts = new WeakMap<Backend, GPUArray>();
 
 /**
- * Reserves `count` counters of `state` for a draw on `backend`: the kernel's counter base, and the
- * array and index of its shift (`distribution_source.ts`). Eagerly the base is the first counter and
- * the shift a zero word; in a step being compiled the base is 0 and the shift a word of the step's
- * own, which the draw's hook writes before each replay (taking the counters then, so each replay draws
- * new numbers as each eager call would).
+ * Reserves `count` counters of `state` for a draw on `backend`: the kernel's arguments after its count
+ * (`distribution_source.ts`), the counter base, the array and index of its shift, and the key's two
+ * words. Eagerly the base is the first counter and the shift a zero word; in a step being compiled
+ * the base is 0 and the shift a word of the step's own, which the draw's hook writes before each
+ * replay (taking the counters then, so each replay draws new numbers as each eager call would).
  */
-function reserve(state: PhiloxState, count: number, backend: Backend): [bigint, GPUArray, number] {
+function reserve(
+  state: PhiloxState,
+  count: number,
+  backend: Backend,
+): [bigint, GPUArray, number, number, number] {
+  const key: [number, number] = [Number(state.key & 0xffffffffn), Number((state.key >> 32n) & 0xffffffffn)];
   const word = counterWord() as [GPUArray, number] | undefined;
   if (word !== undefined) {
     const [words, at] = word;
     const fixed = state.once ? take(state, count) : undefined;
     onReplay(() => writeValues(words, at, [fixed ?? take(state, count)]));
-    return [0n, words, at];
+    return [0n, words, at, ...key];
   }
   let zero = zeroShifts.get(backend);
   if (zero === undefined || zero.freed) {
     zero = persistent(() => fill(new GPUArray(backend, [1], "uint64"), 0));
     zeroShifts.set(backend, zero);
   }
-  return [take(state, count), zero, 0];
-}
-
-function keyWords(state: PhiloxState): [number, number] {
-  return [Number(state.key & 0xffffffffn), Number((state.key >> 32n) & 0xffffffffn)];
+  return [take(state, count), zero, 0, ...key];
 }
 
 function grid(threads: number): { grid: [number, number]; block: [number, number] } {
@@ -110,7 +111,7 @@ export function drawContinuous(
   const out = new GPUArray(backend, shape, dtype);
   if (out.size === 0) return out;
   const threads = Math.ceil(out.size / continuousPerThread(dtype));
-  const [base, shift, at] = reserve(state, threads, backend);
+  const counters = reserve(state, threads, backend);
   const kernel = backend.kernel(
     `generator:continuous:${dtype}`,
     () => continuousSource(backend.dialect, dtype),
@@ -118,10 +119,7 @@ export function drawContinuous(
   kernel.launch(grid(threads), [
     out.buffer,
     out.size,
-    base,
-    shift,
-    at,
-    ...keyWords(state),
+    ...counters,
     p0,
     p1,
     CONTINUOUS[name],
@@ -142,12 +140,12 @@ export function drawIntegers(
   if (out.size === 0) return out;
   const wide = span >= 1n << 32n;
   const threads = Math.ceil(out.size / (wide ? 2 : 4));
-  const [base, shift, at] = reserve(state, out.size, backend);
+  const counters = reserve(state, out.size, backend);
   const kernel = backend.kernel(
     `generator:integers:${dtype}:${wide ? "wide" : "narrow"}`,
     () => integersSource(backend.dialect, dtype, wide),
   );
-  kernel.launch(grid(threads), [out.buffer, out.size, base, shift, at, ...keyWords(state), low, span]);
+  kernel.launch(grid(threads), [out.buffer, out.size, ...counters, low, span]);
   return out;
 }
 
@@ -169,17 +167,14 @@ export function drawGamma(
   const backend = activeBackend();
   const out = new GPUArray(backend, shape, dtype);
   if (out.size === 0) return out;
-  const [base, shift, at] = reserve(state, out.size, backend);
+  const counters = reserve(state, out.size, backend);
   const values = toGpu(dtype === "float32" ? Float32Array.from(params) : Float64Array.from(params));
   try {
     const kernel = backend.kernel(`generator:gamma:${dtype}`, () => gammaSource(backend.dialect, dtype));
     kernel.launch(grid(out.size), [
       out.buffer,
       out.size,
-      base,
-      shift,
-      at,
-      ...keyWords(state),
+      ...counters,
       values.buffer,
       params.length,
       scale,
@@ -206,15 +201,12 @@ export function drawDiscrete(
   const out = new GPUArray(backend, shape, "int64");
   needFloat64(backend, name);
   if (out.size === 0) return out;
-  const [base, shift, at] = reserve(state, out.size, backend);
+  const counters = reserve(state, out.size, backend);
   const kernel = backend.kernel("generator:discrete", () => discreteSource(backend.dialect));
   kernel.launch(grid(out.size), [
     out.buffer,
     out.size,
-    base,
-    shift,
-    at,
-    ...keyWords(state),
+    ...counters,
     p0,
     p1,
     DISCRETE[name],
@@ -234,17 +226,14 @@ export function drawMultinomial(
   const out = new GPUArray(backend, [...shape, pvals.length], "int64");
   if (out.size === 0) return out;
   const rows = out.size / pvals.length;
-  const [base, shift, at] = reserve(state, rows, backend);
+  const counters = reserve(state, rows, backend);
   const probabilities = toGpu(pvals);
   try {
     const kernel = backend.kernel("generator:multinomial", () => multinomialSource(backend.dialect));
     kernel.launch(grid(rows), [
       out.buffer,
       rows,
-      base,
-      shift,
-      at,
-      ...keyWords(state),
+      ...counters,
       probabilities.buffer,
       pvals.length,
       n,
