@@ -32,9 +32,7 @@ export interface CheckOptions {
 
 /** Throws unless `a` is a GPUArray of real numbers (`ga.linalg` factors real matrices). */
 export function checkReal(a: unknown, what: string): asserts a is GPUArray {
-  if (!(a instanceof GPUArray)) {
-    throw new TypeError(`Cannot ${what} ${a === null ? "null" : typeof a}: pass a GPUArray`);
-  }
+  checkArray(a, what);
   if (a.dtype === "complex64" || a.dtype === "complex128") {
     throw new TypeError(
       `Cannot ${what} a ${a.dtype} array: ga.linalg factors real matrices (float32, float64)`,
@@ -70,12 +68,17 @@ export function luType(a: GPUArray, dtype: DType, what: string): LuDType {
 
 /** The dtype two operands of an LU compute in together (NumPy's common type, then {@link luType}). */
 export function commonLuType(a: GPUArray, b: GPUArray, what: string): LuDType {
+  sameBackend(a, b, what);
+  return luType(a, resultType(a.dtype, b.dtype), what);
+}
+
+/** Throws unless `a` and `b` are on one backend. */
+function sameBackend(a: GPUArray, b: GPUArray, what: string): void {
   if (a.backend !== b.backend) {
     throw new TypeError(
       `Cannot ${what} arrays on ${a.backend.device} and ${b.backend.device}: copy one over first`,
     );
   }
-  return luType(a, resultType(a.dtype, b.dtype), what);
 }
 
 /**
@@ -101,11 +104,7 @@ export function linalgType(a: GPUArray, dtype: DType, what: string): LinalgDType
 
 /** The dtype two operands compute in together (NumPy's common type, then {@link linalgType}). */
 export function commonType(a: GPUArray, b: GPUArray, what: string): LinalgDType {
-  if (a.backend !== b.backend) {
-    throw new TypeError(
-      `Cannot ${what} arrays on ${a.backend.device} and ${b.backend.device}: copy one over first`,
-    );
-  }
+  sameBackend(a, b, what);
   return linalgType(a, resultType(a.dtype, b.dtype), what);
 }
 
