@@ -284,7 +284,9 @@ export class CudaBackend implements Backend {
 
   record(fn: () => void): Recorded {
     this.context.setCurrent();
-    const stream = new cuda.Stream();
+    // Non-blocking, so that another Worker's launches on the legacy default stream neither wait on the
+    // capture nor invalidate it (they would with a blocking stream: CUDA_ERROR_STREAM_CAPTURE_IMPLICIT).
+    const stream = new cuda.Stream({ nonBlocking: true });
     prepareLtStream(this, stream);
     let exec: cuda.GraphExec;
     try {
