@@ -7,7 +7,9 @@
  * `"usize"` (bigint); out-parameters on the host (`size_t *`, `int *`) and host workspaces are
  * `"buffer"`; every result is a `cusolverStatus_t` (`"i32"`). The 64-bit generic functions
  * (`cusolverDnX*`) take the element type as a `cudaDataType` (`CUDA_R_32F`, `CUDA_R_64F` of
- * `cublas.ts`); `orgqr` has only the typed legacy form (`cusolverDnSorgqr`, `cusolverDnDorgqr`).
+ * `cublas.ts`, and `CUDA_C_32F`, `CUDA_C_64F` for complex64 and complex128); `orgqr` has only the
+ * typed legacy form (`cusolverDnSorgqr`, `cusolverDnDorgqr`, and `cusolverDnCungqr`, `cusolverDnZungqr`
+ * for complex matrices, whose Q is unitary).
  *
  * @module
  */
@@ -21,9 +23,9 @@ const ORGQR_BUFFER_SIZE = {
     "i32", // int m
     "i32", // int n
     "i32", // int k
-    "u64", // const float *A (double * for D)
+    "u64", // const float *A (double *, cuComplex *, cuDoubleComplex * for D, C, Z)
     "i32", // int lda
-    "u64", // const float *tau
+    "u64", // const float *tau (the element type of A)
     "buffer", // int *lwork (elements)
   ],
   result: "i32",
@@ -36,10 +38,10 @@ const ORGQR = {
     "i32", // int m
     "i32", // int n
     "i32", // int k
-    "u64", // float *A (double * for D)
+    "u64", // float *A (double *, cuComplex *, cuDoubleComplex * for D, C, Z)
     "i32", // int lda
-    "u64", // const float *tau
-    "u64", // float *work
+    "u64", // const float *tau (the element type of A)
+    "u64", // float *work (the element type of A)
     "i32", // int lwork
     "u64", // int *devInfo
   ],
@@ -179,6 +181,10 @@ export const CUSOLVER_SYMBOLS = {
   cusolverDnDorgqr_bufferSize: ORGQR_BUFFER_SIZE,
   cusolverDnSorgqr: ORGQR,
   cusolverDnDorgqr: ORGQR,
+  cusolverDnCungqr_bufferSize: ORGQR_BUFFER_SIZE,
+  cusolverDnZungqr_bufferSize: ORGQR_BUFFER_SIZE,
+  cusolverDnCungqr: ORGQR,
+  cusolverDnZungqr: ORGQR,
   cusolverDnXgesvd_bufferSize: {
     parameters: [
       "pointer", // cusolverDnHandle_t handle

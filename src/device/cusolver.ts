@@ -13,7 +13,7 @@ import type { Solver, SolverJobs, SolverMatrices, SolverVectors } from "./solver
 import type { BackendBuffer } from "./backend.ts";
 import type { Context, DeviceAllocation, Stream } from "../cuda/mod.ts";
 import { refuseWhileCapturing } from "../cuda/capturing.ts";
-import { CUBLAS_OP_N, CUDA_R_32F, CUDA_R_64F } from "../../ffi/cublas.ts";
+import { CUBLAS_OP_N, CUDA_C_32F, CUDA_C_64F, CUDA_R_32F, CUDA_R_64F } from "../../ffi/cublas.ts";
 import {
   CUBLAS_FILL_MODE_LOWER,
   CUBLAS_FILL_MODE_UPPER,
@@ -107,11 +107,25 @@ function handleOn(context: Context, stream: Stream | undefined): SolverHandle {
   return known;
 }
 
+/** The `cudaDataType` of each dtype cuSOLVER takes here. */
+const DATA_TYPES: Partial<Record<DType, number>> = {
+  float32: CUDA_R_32F,
+  float64: CUDA_R_64F,
+  complex64: CUDA_C_32F,
+  complex128: CUDA_C_64F,
+};
+
 /** The `cudaDataType` of a dtype cuSOLVER takes here. */
 function dataType(dtype: DType): number {
-  if (dtype === "float32") return CUDA_R_32F;
-  if (dtype === "float64") return CUDA_R_64F;
-  throw new Error(`cudeno internal error: a ${dtype} job for cuSOLVER`);
+  const t = DATA_TYPES[dtype];
+  if (t === undefined) throw new Error(`cudeno internal error: a ${dtype} job for cuSOLVER`);
+  return t;
+}
+
+/** The real dtype of `dtype`'s eigenvalues and singular values, and its `cudaDataType`. */
+function realOf(dtype: DType): [number, number] {
+  const real = dtype === "complex64" ? "float32" : dtype === "complex128" ? "float64" : dtype;
+  return [dataType(real), DTYPES[real].size];
 }
 
 const address = (x: BackendBuffer, elements: number, itemsize: number): bigint =>
@@ -316,18 +330,27 @@ function geqrf(backend: CudaBackend, job: SolverJobs["geqrf"]): void {
   });
 }
 
+/** The typed `orgqr` (`ungqr` for complex matrices) of each dtype. */
+const ORGQR_NAMES: Partial<
+  Record<DType, "cusolverDnSorgqr" | "cusolverDnDorgqr" | "cusolverDnCungqr" | "cusolverDnZungqr">
+> = {
+  float32: "cusolverDnSorgqr",
+  float64: "cusolverDnDorgqr",
+  complex64: "cusolverDnCungqr",
+  complex128: "cusolverDnZungqr",
+};
+
 function orgqr(backend: CudaBackend, job: SolverJobs["orgqr"]): void {
   const { handle } = prepare(backend, "form Q");
   const lib = libcusolver.get(), size = DTYPES[job.dtype].size;
-  const double = dataType(job.dtype) === CUDA_R_64F;
-  const name = double ? "cusolverDnDorgqr" : "cusolverDnSorgqr";
+  const name = ORGQR_NAMES[job.dtype]!;
   const lwork = new Int32Array(1);
-  const query = double ? lib.cusolverDnDorgqr_bufferSize : lib.cusolverDnSorgqr_bufferSize;
+  const query = lib[`${name}_bufferSize`];
   check(
     query(handle, job.m, job.n, job.k, matrix(job.a, 0, size), job.a.ld, vector(job.tau, 0, size), lwork),
     `${name}_bufferSize`,
   );
-  const run = double ? lib.cusolverDnDorgqr : lib.cusolverDnSorgqr;
+  const run = lib[name];
   const work = backend.alloc(Math.max(1, lwork[0]!) * size) as DeviceAllocation;
   using info = new InfoWord(backend);
   try {
@@ -357,6 +380,7 @@ const JOB_ALL = 65, JOB_SOME = 83, JOB_NONE = 78;
 function gesvd(backend: CudaBackend, job: SolverJobs["gesvd"]): void {
   const { handle, params } = prepare(backend, "decompose matrices");
   const lib = libcusolver.get(), t = dataType(job.dtype), size = DTYPES[job.dtype].size;
+  const [real, realSize] = realOf(job.dtype);
   const jobu = job.u === undefined ? JOB_NONE : job.full ? JOB_ALL : JOB_SOME;
   const jobvt = job.vt === undefined ? JOB_NONE : JOB_ALL;
   const m = BigInt(job.m), n = BigInt(job.n), lda = BigInt(job.a.ld);
@@ -374,8 +398,8 @@ function gesvd(backend: CudaBackend, job: SolverJobs["gesvd"]): void {
       t,
       matrix(job.a, 0, size),
       lda,
-      t,
-      vector(job.s, 0, size),
+      real,
+      vector(job.s, 0, realSize),
       t,
       u(0),
       ldu,
@@ -399,8 +423,8 @@ function gesvd(backend: CudaBackend, job: SolverJobs["gesvd"]): void {
       t,
       matrix(job.a, b, size),
       lda,
-      t,
-      vector(job.s, b, size),
+      real,
+      vector(job.s, b, realSize),
       t,
       u(b),
       ldu,
@@ -421,6 +445,7 @@ function gesvd(backend: CudaBackend, job: SolverJobs["gesvd"]): void {
 function syevd(backend: CudaBackend, job: SolverJobs["syevd"]): void {
   const { handle, params } = prepare(backend, "decompose matrices");
   const lib = libcusolver.get(), t = dataType(job.dtype), size = DTYPES[job.dtype].size;
+  const [real, realSize] = realOf(job.dtype);
   const mode = job.vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   const uplo = job.upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
   const n = BigInt(job.n), lda = BigInt(job.a.ld);
@@ -434,8 +459,8 @@ function syevd(backend: CudaBackend, job: SolverJobs["syevd"]): void {
       t,
       matrix(job.a, 0, size),
       lda,
-      t,
-      vector(job.w, 0, size),
+      real,
+      vector(job.w, 0, realSize),
       t,
       deviceBytes,
       hostBytes,
@@ -452,8 +477,8 @@ function syevd(backend: CudaBackend, job: SolverJobs["syevd"]): void {
       t,
       matrix(job.a, b, size),
       lda,
-      t,
-      vector(job.w, b, size),
+      real,
+      vector(job.w, b, realSize),
       t,
       work,
       workBytes,
@@ -466,19 +491,20 @@ function syevd(backend: CudaBackend, job: SolverJobs["syevd"]): void {
 }
 
 /**
- * cuSOLVER as the CUDA backend's {@link Solver}: float32 and float64, each job a call per matrix on
+ * cuSOLVER as the CUDA backend's {@link Solver}: float32, float64, complex64 and complex128 (`syevd`
+ * of a complex matrix is LAPACK's `heevd`, `orgqr` its `ungqr`), each job a call per matrix on
  * the backend's context and current stream.
  *
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const solver = ga.zeros(1).backend.solver; // cuSOLVER on CUDA, undefined on OpenCL
- * console.log(solver?.dtypes); // ["float32", "float64"]
+ * console.log(solver?.dtypes); // ["float32", "float64", "complex64", "complex128"]
  * ```
  */
 export function cusolverOf(backend: CudaBackend): Solver {
   return {
-    dtypes: ["float32", "float64"],
+    dtypes: ["float32", "float64", "complex64", "complex128"],
     getrf: (job) => getrf(backend, job),
     getrs: (job) => getrs(backend, job),
     potrf: (job) => potrf(backend, job),

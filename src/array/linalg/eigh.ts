@@ -1,7 +1,8 @@
 /**
  * `eigh` and `eigvalsh` (NumPy's `numpy.linalg.eigh` and `eigvalsh`): the eigenvalues and eigenvectors
- * of symmetric matrices, on cuSOLVER's `syevd` or the array module's Jacobi kernel. The row-major copy
- * read column-major is the transpose, so NumPy's lower triangle is LAPACK's upper one.
+ * of symmetric and Hermitian matrices, on cuSOLVER's `syevd` (`heevd`) or the array module's Jacobi
+ * kernel. The row-major copy read column-major is the transpose, so NumPy's lower triangle is LAPACK's
+ * upper one; a Hermitian matrix's transpose is its conjugate, whose eigenvectors are the conjugates.
  *
  * @module
  */
@@ -9,19 +10,23 @@
 import type { DType } from "../../kernel/dtype.ts";
 import type { GPUArray } from "../core/gpuarray.ts";
 import { optionsOf } from "../core/axis_args.ts";
+import { realOf } from "../core/dtypes.ts";
+import { swapaxes } from "../ops/views.ts";
+import { conj } from "../api/elementwise.ts";
 import { checkInfo } from "./errors.ts";
 import { eigFactor } from "./lapack.ts";
 import {
+  checkArray,
   checking,
   type CheckOptions,
-  checkReal,
   type LinalgDType,
-  linalgType,
+  type LuDType,
+  luType,
   matrixShape,
   rowMajorCopy,
 } from "./operands.ts";
 import { named } from "./results.ts";
-import { type LinalgType, rowMajor } from "./solve.ts";
+import { type LinalgType, type LuType, rowMajor } from "./solve.ts";
 
 /**
  * Options of {@link eigh} and {@link eigvalsh}.
@@ -48,12 +53,12 @@ export interface EighOptions extends CheckOptions {
  * ```
  */
 export type EighResult<D extends DType> =
-  & readonly [eigenvalues: GPUArray<LinalgType<D>>, eigenvectors: GPUArray<LinalgType<D>>]
+  & readonly [eigenvalues: GPUArray<LinalgType<D>>, eigenvectors: GPUArray<LuType<D>>]
   & {
-    /** Ascending. */
+    /** Ascending, real. */
     readonly eigenvalues: GPUArray<LinalgType<D>>;
     /** Column `j` belongs to eigenvalue `j`. */
-    readonly eigenvectors: GPUArray<LinalgType<D>>;
+    readonly eigenvectors: GPUArray<LuType<D>>;
   };
 
 function eigen(
@@ -61,8 +66,8 @@ function eigen(
   args: readonly unknown[],
   vectors: boolean,
   what: string,
-): { values: GPUArray<LinalgDType>; vectors?: GPUArray<LinalgDType> } {
-  checkReal(a, what);
+): { values: GPUArray<LinalgDType>; vectors?: GPUArray<LuDType> } {
+  checkArray(a, what);
   const options = optionsOf<EighOptions>(
     what,
     args,
@@ -78,7 +83,7 @@ function eigen(
   }
   const check = checking(options);
   matrixShape(a, what, true);
-  const dtype = linalgType(a, a.dtype, what);
+  const dtype = luType(a, a.dtype, what);
   if (check) {
     a.backend.checkHostRead(
       `${what}()`,
@@ -101,15 +106,20 @@ function eigen(
     values.free();
     throw e;
   }
-  return vectors ? { values, vectors: rowMajor(w) } : { values };
+  if (!vectors) return { values };
+  if (realOf(dtype) === dtype) return { values, vectors: rowMajor(w) };
+  using t = swapaxes(w, -1, -2);
+  return { values, vectors: conj(t) as GPUArray<LuDType> };
 }
 
 /**
- * The eigenvalues (ascending) and eigenvectors (the columns of the second result, orthonormal) of a
- * real symmetric matrix, or of each of a batch (NumPy's `eigh`). Only the lower triangle is read, or
- * the upper one with `UPLO: "U"` (by position, `eigh(a, "U")`, or in the options). float32 for float32,
- * else float64. Eigenvectors of equal eigenvalues are any orthonormal basis of their space, and each
- * vector's sign is LAPACK's (or the Jacobi kernel's): compare `v·diag(w)·vᵀ` with `a`, not the vectors.
+ * The eigenvalues (ascending, real) and eigenvectors (the columns of the second result, orthonormal)
+ * of a real symmetric or complex Hermitian matrix, or of each of a batch (NumPy's `eigh`). Only the
+ * lower triangle is read, or the upper one with `UPLO: "U"` (by position, `eigh(a, "U")`, or in the
+ * options), and the imaginary parts of the diagonal are not. Eigenvalues are float32 for float32 and
+ * complex64, else float64; eigenvectors complex64 or complex128 for complex matrices. Eigenvectors of
+ * equal eigenvalues are any orthonormal basis of their space, and each vector's sign (or phase) is
+ * LAPACK's (or the Jacobi kernel's): compare `v·diag(w)·vᴴ` with `a`, not the vectors.
  *
  * @throws {LinAlgError} where the iterations did not converge (NaN or infinity in a matrix), naming the
  * first in a batch; `{ check: false }` skips that read.
@@ -131,8 +141,8 @@ export function eigh(a: GPUArray, ...args: unknown[]): unknown {
 }
 
 /**
- * The eigenvalues, ascending, of a real symmetric matrix, or of each of a batch (NumPy's `eigvalsh`),
- * reading the lower triangle (or with `UPLO: "U"` the upper).
+ * The eigenvalues, ascending and real, of a real symmetric or complex Hermitian matrix, or of each of
+ * a batch (NumPy's `eigvalsh`), reading the lower triangle (or with `UPLO: "U"` the upper).
  *
  * @throws {LinAlgError} where the iterations did not converge; `{ check: false }` skips that read.
  * @throws {RangeError} for fewer than 2 dimensions, matrices that are not square, or another UPLO.

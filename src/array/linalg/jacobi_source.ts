@@ -24,6 +24,7 @@ import type { Dialect } from "../../kernel/ctypes.ts";
 import type { DType } from "../../kernel/dtype.ts";
 import { targetOf } from "../../codegen/targets.ts";
 import { EPSILON, linalgKernel, localArray, pointer, reduceInto } from "./kernel_text.ts";
+import { realOf } from "../core/dtypes.ts";
 
 /** Sweeps before a matrix counts as not converging (a few suffice: convergence is quadratic). */
 export const MAX_SWEEPS = 50;
@@ -33,16 +34,24 @@ export function jacobiScratch(n: number): number {
   return 2 * n * n + 4 * Math.ceil(n / 2) + 2 * n;
 }
 
-/** The rotation of a symmetric pair: sets `cl, sl` (and `cr, sr`, equal) where it rotates. */
-const SYMMETRIC = `const T app = AT(p, p), aqq = AT(q, q), apq = AT(p, q);
-          if (FABS(apq) > EPS * SQRT(FABS(app)) * SQRT(FABS(aqq)) && FABS(apq) > tiny) {
-            const T th = (aqq - app) / (2 * apq);
-            const T tt = COPYSIGN((T)1, th) / (FABS(th) + HYPOT(th, (T)1));
-            cl = 1 / SQRT(1 + tt * tt); sl = tt * cl; cr = cl; sr = sl;
+/**
+ * The rotation of a Hermitian (or symmetric) pair: `apq = |apq|·e`; the phase `diag(1, ē)` makes the
+ * pair real, and the real rotation `(c, s)` of `|apq|` zeroes it. Sets `cl, sl` to `c, s` and `cr, sr`
+ * to `e`'s parts (±1 and 0 for a real pair) where it rotates.
+ */
+const SYMMETRIC = `const R app = RE(AT(p, p)), aqq = RE(AT(q, q));
+          const T apq = AT(p, q);
+          const R mag = ABS(apq);
+          if (mag > EPS * SQRT(FABS(app)) * SQRT(FABS(aqq)) && mag > tiny) {
+            const R th = (aqq - app) / (2 * mag);
+            const R tt = COPYSIGN((R)1, th) / (FABS(th) + HYPOT(th, (R)1));
+            cl = 1 / SQRT(1 + tt * tt); sl = tt * cl;
+            const T e = DIVR(apq, mag);
+            cr = RE(e); sr = IM(e);
             flag[0] = 1;
           }`;
 
-/** The rotations of a general pair: the symmetrizing one then the symmetric one on the left, the symmetric one on the right. */
+/** The rotations of a general (real) pair: the symmetrizing one then the symmetric one on the left, the symmetric one on the right. */
 const GENERAL = `const T a = AT(p, p), b = AT(p, q), c = AT(q, p), d = AT(q, q);
           const T off = FMAX(FABS(b), FABS(c));
           if (off > EPS * SQRT(FABS(a)) * SQRT(FABS(d)) && off > tiny) {
@@ -68,11 +77,11 @@ const GENERAL = `const T a = AT(p, p), b = AT(p, q), c = AT(q, p), d = AT(q, q);
  */
 export function jacobiSource(dialect: Dialect, dtype: DType, mode: "eigh" | "svd"): KernelSource {
   const eigh = mode === "eigh";
-  const T = dtype;
+  const T = dtype, R = realOf(dtype);
   const params = [
     pointer(dialect, T, "A"),
     `IDX oA, IDX sA, int lda, int n${eigh ? ", int upper" : ""}, int vectors`,
-    pointer(dialect, T, "W"),
+    pointer(dialect, R, "W"),
     "IDX oW, IDX sW",
     ...(eigh ? [] : [pointer(dialect, T, "U"), "IDX oU, IDX sU", pointer(dialect, T, "V"), "IDX oV, IDX sV"]),
     pointer(dialect, "int32", "I"),
@@ -80,14 +89,27 @@ export function jacobiSource(dialect: Dialect, dtype: DType, mode: "eigh" | "svd
     pointer(dialect, T, "S"),
     "IDX oS, IDX sS",
   ];
-  const eps = EPSILON[dtype as "float32" | "float64"];
+  const eps = EPSILON[R as "float32" | "float64"];
+  // Hermitian: the other triangle is the read one's conjugate, and the diagonal is real.
   const symmetrize = eigh
     ? `for (int x = tid; x < n * n; x += nt) {
     const int i = x % n, j = x / n;
-    if (i > j) { if (upper) AT(i, j) = AT(j, i); else AT(j, i) = AT(i, j); }
+    if (i > j) { if (upper) AT(i, j) = CONJ(AT(j, i)); else AT(j, i) = CONJ(AT(i, j)); }
+    else if (i == j) AT(i, i) = FROMREAL(RE(AT(i, i)));
   }
   SYNC`
     : "";
+  // A pair's rotation from the left (rows p, q) and from the right (columns p, q): (c, s) and a phase
+  // e that multiplies row q (ē column q) first; eigh keeps e in the slots 2, 3, the SVD its right rotation.
+  const [rows, columns] = eigh
+    ? [
+      "const R c = cs[4 * pr], s = cs[4 * pr + 1]; const T e = MAKE(cs[4 * pr + 2], cs[4 * pr + 3]);",
+      "const R c = cs[4 * pr], s = cs[4 * pr + 1]; const T e = CONJ(MAKE(cs[4 * pr + 2], cs[4 * pr + 3]));",
+    ]
+    : [
+      "const R c = cs[4 * pr], s = cs[4 * pr + 1]; const T e = FROMREAL(1);",
+      "const R c = cs[4 * pr + 2], s = cs[4 * pr + 3]; const T e = FROMREAL(1);",
+    ];
   // Ascending for eigenvalues, descending for singular values; ties by index, NaN last.
   const before = eigh ? "d[i] < d[j]" : "d[i] > d[j]";
   const finish = eigh
@@ -100,31 +122,31 @@ export function jacobiSource(dialect: Dialect, dtype: DType, mode: "eigh" | "svd
       U[i + (IDX)to * n] = AT(j, j) < 0 ? -UW(i, j) : UW(i, j);
       V[i + (IDX)to * n] = VW(i, j);
     }`;
-  const body = `  ${localArray(dialect, T, "red")}
+  const body = `  ${localArray(dialect, R, "red")}
   ${localArray(dialect, "int32", "flag", 1)}
   A += oA + g * sA;
   W += oW + g * sW;
   S += oS + g * sS;
 ${eigh ? "" : "  U += oU + g * sU;\n  V += oV + g * sV;"}
-#define EPS ${targetOf(dialect).literal(eps, dtype)}
+#define EPS ${targetOf(dialect).literal(eps, R)}
 #define AT(i, j) A[(i) + (IDX)(j) * lda]
 #define UW(i, j) S[(i) + (IDX)(j) * n]
 #define VW(i, j) S[(IDX)n * n + (i) + (IDX)(j) * n]
   const int P = (n + 1) / 2, N = 2 * P;
-  GLOBAL T *cs = S + 2 * (IDX)n * n;
-  GLOBAL T *d = cs + 4 * P;
-  GLOBAL T *rk = d + n;
+  GLOBAL R *cs = (GLOBAL R *)(S + 2 * (IDX)n * n);
+  GLOBAL R *d = cs + 4 * P;
+  GLOBAL R *rk = d + n;
   ${symmetrize}
-  T big = 0;
+  R big = 0;
   for (int x = tid; x < n * n; x += nt) {
     const int i = x % n, j = x / n;
-    const T v = FABS(AT(i, j));
+    const R v = ABS(AT(i, j));
     if (big == big && (v != v || big < v)) big = v;
-    if (vectors) { UW(i, j) = i == j ? (T)1 : (T)0; VW(i, j) = i == j ? (T)1 : (T)0; }
+    if (vectors) { UW(i, j) = FROMREAL(i == j ? 1 : 0); VW(i, j) = FROMREAL(i == j ? 1 : 0); }
   }
   ${reduceInto("big", true)}
-  const T tiny = red[0] * EPS * EPS;
-  int info = (red[0] - red[0]) != (T)0;
+  const R tiny = red[0] * EPS * EPS;
+  int info = (red[0] - red[0]) != (R)0;
   int sweep = 0;
   for (; sweep < ${MAX_SWEEPS} && !info; sweep++) {
     SYNC
@@ -133,7 +155,7 @@ ${eigh ? "" : "  U += oU + g * sU;\n  V += oV + g * sV;"}
     for (int r = 0; r < N - 1; r++) {
       for (int pr = tid; pr < P; pr += nt) {
         PAIR
-        T cl = 1, sl = 0, cr = 1, sr = 0;
+        R cl = 1, sl = 0, cr = 1, sr = 0;
         if (q < n) {
           ${eigh ? SYMMETRIC : GENERAL}
         }
@@ -142,24 +164,24 @@ ${eigh ? "" : "  U += oU + g * sU;\n  V += oV + g * sV;"}
       SYNC
       for (int x = tid; x < P * n; x += nt) {
         const int pr = x / n, j = x % n;
-        const T c = cs[4 * pr], s = cs[4 * pr + 1];
+        ${rows}
         if (c != 1 || s != 0) {
           PAIR
-          const T a = AT(p, j), b = AT(q, j);
-          AT(p, j) = c * a - s * b; AT(q, j) = s * a + c * b;
+          const T a = AT(p, j), b = MUL(e, AT(q, j));
+          AT(p, j) = SUB(RMUL(c, a), RMUL(s, b)); AT(q, j) = ADD(RMUL(s, a), RMUL(c, b));
         }
       }
       SYNC
       for (int x = tid; x < P * n; x += nt) {
         const int pr = x / n, i = x % n;
-        const T c = cs[4 * pr + 2], s = cs[4 * pr + 3];
+        ${columns}
         if (c != 1 || s != 0) {
           PAIR
-          const T a = AT(i, p), b = AT(i, q);
-          AT(i, p) = c * a - s * b; AT(i, q) = s * a + c * b;
+          const T a = AT(i, p), b = MUL(e, AT(i, q));
+          AT(i, p) = SUB(RMUL(c, a), RMUL(s, b)); AT(i, q) = ADD(RMUL(s, a), RMUL(c, b));
           if (vectors) {
-            const T va = VW(i, p), vb = VW(i, q);
-            VW(i, p) = c * va - s * vb; VW(i, q) = s * va + c * vb;
+            const T va = VW(i, p), vb = MUL(e, VW(i, q));
+            VW(i, p) = SUB(RMUL(c, va), RMUL(s, vb)); VW(i, q) = ADD(RMUL(s, va), RMUL(c, vb));
           }
         }
 ${
@@ -175,7 +197,7 @@ ${
       for (int pr = tid; pr < P; pr += nt) {
         if (cs[4 * pr] != 1 || cs[4 * pr + 1] != 0 || cs[4 * pr + 2] != 1 || cs[4 * pr + 3] != 0) {
           PAIR
-          AT(p, q) = 0; AT(q, p) = 0;
+          AT(p, q) = FROMREAL(0); AT(q, p) = FROMREAL(0);
         }
       }
     }
@@ -185,7 +207,7 @@ ${
     if (done) break;
   }
   if (sweep == ${MAX_SWEEPS}) info = 1;
-  for (int j = tid; j < n; j += nt) d[j] = ${eigh ? "AT(j, j)" : "FABS(AT(j, j))"};
+  for (int j = tid; j < n; j += nt) d[j] = ${eigh ? "RE(AT(j, j))" : "FABS(AT(j, j))"};
   SYNC
   for (int j = tid; j < n; j += nt) {
     int r = 0;

@@ -13,6 +13,7 @@ import type { Dialect } from "../../kernel/ctypes.ts";
 import type { DType } from "../../kernel/dtype.ts";
 import { targetOf } from "../../codegen/targets.ts";
 import { complexPrefix } from "../../codegen/complex.ts";
+import { realOf } from "../core/dtypes.ts";
 
 /** The most threads of a work-group; the size of the kernels' local arrays. */
 export const MAX_GROUP = 256;
@@ -26,21 +27,17 @@ export const EPSILON: Readonly<Record<"float32" | "float64", number>> = {
 /** The math the kernels call, by macro name. */
 const MATH = ["sqrt", "fabs", "hypot", "atan2", "cos", "sin", "copysign", "fmax"] as const;
 
-/** The real dtype of `dtype`'s magnitudes: its parts' for the complex dtypes. */
-export function magnitudeType(dtype: DType): DType {
-  return dtype === "complex64" ? "float32" : dtype === "complex128" ? "float64" : dtype;
-}
-
 /**
  * The arithmetic the kernels that take complex matrices spell through macros, since C has no operators
  * on `float2`/`double2` (OpenCL's act per part): `MUL`, `DIV`, `SUB`, `ADD` of two elements, `MAG1` (LAPACK's
  * `cabs1`, |re| + |im|, what its pivoting compares; `FABS` for real elements), `MAGINF` (the larger of
  * |re| and |im|), `ABS2` (|z|²), `NONZERO`, `RE` and `IM` (the parts; 0 for a real element's imaginary
  * part), `CONJ`, `FROMREAL` (an element of a real value), `MAKE(re, im)` (the real part alone for real
- * elements), `DIVR` (an element divided by a real), and `R`, the magnitudes' type.
+ * elements), `DIVR` and `RMUL` (an element divided or multiplied by a real), `ABS` (|z|, without
+ * overflow), and `R`, the magnitudes' type.
  */
 function arithmetic(t: ReturnType<typeof targetOf>, dtype: DType): string[] {
-  const real = magnitudeType(dtype);
+  const real = realOf(dtype);
   if (real === dtype) {
     return [
       `#define R ${t.cType(dtype)}`,
@@ -58,6 +55,8 @@ function arithmetic(t: ReturnType<typeof targetOf>, dtype: DType): string[] {
       "#define MAGINF(x) FABS(x)",
       "#define ABS2(x) ((x) * (x))",
       "#define DIVR(x, r) ((x) / (r))",
+      "#define RMUL(r, x) ((r) * (x))",
+      "#define ABS(x) FABS(x)",
     ];
   }
   const p = complexPrefix(dtype);
@@ -77,6 +76,8 @@ function arithmetic(t: ReturnType<typeof targetOf>, dtype: DType): string[] {
     "#define MAGINF(z) FMAX(FABS((z).x), FABS((z).y))",
     "#define ABS2(z) ((z).x * (z).x + (z).y * (z).y)",
     `#define DIVR(z, r) ${p}make((z).x / (r), (z).y / (r))`,
+    `#define RMUL(r, z) ${p}make((r) * (z).x, (r) * (z).y)`,
+    "#define ABS(z) HYPOT((z).x, (z).y)",
   ];
 }
 
@@ -94,7 +95,7 @@ export function linalgKernel(
 ): KernelSource {
   const t = targetOf(dialect);
   const ids = t.threadIds;
-  const math = MATH.map((fn) => `#define ${fn.toUpperCase()} ${t.mathFn(fn, magnitudeType(dtype))}`);
+  const math = MATH.map((fn) => `#define ${fn.toUpperCase()} ${t.mathFn(fn, realOf(dtype))}`);
   const source = `${t.preamble([dtype, "int64"])}
 #define T ${t.cType(dtype)}
 #define IDX ${t.indexType}

@@ -14,6 +14,7 @@ import { GPUArray } from "../core/gpuarray.ts";
 import { fill } from "../ops/assign.ts";
 import { OWN_JOBS } from "./own_kernels.ts";
 import { countOf, type LinalgDType, type LuDType } from "./operands.ts";
+import { realOf } from "../core/dtypes.ts";
 
 /** The column-major matrices of a working copy of shape `[...batch, columns, rows]`. */
 export function matricesOf(w: GPUArray): SolverMatrices {
@@ -148,16 +149,17 @@ export function qrForm(w: GPUArray<LuDType>, k: number, tau: GPUArray<LuDType>):
 }
 
 /**
- * The eigenvalues (ascending) of the symmetric matrices of `w` given by the triangle `upper` names
- * (column-major), and where `vectors` the eigenvectors in place of `w` (as columns): values and `info`.
+ * The eigenvalues (ascending, real) of the Hermitian matrices of `w` given by the triangle `upper`
+ * names (column-major), and where `vectors` the eigenvectors in place of `w` (as columns): values and
+ * `info`.
  */
 export function eigFactor(
-  w: GPUArray<LinalgDType>,
+  w: GPUArray<LuDType>,
   vectors: boolean,
   upper: boolean,
 ): { values: GPUArray<LinalgDType>; info: GPUArray<"int32"> } {
   const batch = batchOf(w), n = w.shape[w.ndim - 1]!;
-  const values = arrayLike(w, [...batch, n], w.dtype), info = infoFor(w);
+  const values = arrayLike(w, [...batch, n], realOf(w.dtype) as LinalgDType), info = infoFor(w);
   run(w.backend, "syevd", {
     dtype: w.dtype,
     count: countOf(batch),

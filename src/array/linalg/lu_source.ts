@@ -11,7 +11,8 @@
 import type { KernelSource } from "../../device/backend.ts";
 import type { Dialect } from "../../kernel/ctypes.ts";
 import type { DType } from "../../kernel/dtype.ts";
-import { linalgKernel, localArray, magnitudeType, pointer } from "./kernel_text.ts";
+import { linalgKernel, localArray, pointer } from "./kernel_text.ts";
+import { realOf } from "../core/dtypes.ts";
 
 /** `getrf(A, oA, sA, lda, n, P, oP, sP, I, oI)`. */
 export function getrfSource(dialect: Dialect, dtype: DType): KernelSource {
@@ -23,7 +24,7 @@ export function getrfSource(dialect: Dialect, dtype: DType): KernelSource {
     pointer(dialect, "int32", "I"),
     "IDX oI",
   ];
-  const body = `  ${localArray(dialect, magnitudeType(dtype), "red")}
+  const body = `  ${localArray(dialect, realOf(dtype), "red")}
   ${localArray(dialect, "int32", "at")}
   A += oA + g * sA;
   P += oP + g * sP;

@@ -11,7 +11,8 @@
 import type { KernelSource } from "../../device/backend.ts";
 import type { Dialect } from "../../kernel/ctypes.ts";
 import type { DType } from "../../kernel/dtype.ts";
-import { linalgKernel, localArray, magnitudeType, pointer, reduceInto } from "./kernel_text.ts";
+import { linalgKernel, localArray, pointer, reduceInto } from "./kernel_text.ts";
+import { realOf } from "../core/dtypes.ts";
 
 /**
  * Statements applying `H = I - tau·v·vᵀ` from the left to columns `from` to `n - 1`, rows `vc` to
@@ -44,7 +45,7 @@ export function geqrfSource(dialect: Dialect, dtype: DType): KernelSource {
     pointer(dialect, dtype, "Tau"),
     "IDX oT, IDX sT",
   ];
-  const body = `  ${localArray(dialect, magnitudeType(dtype), "red")}
+  const body = `  ${localArray(dialect, realOf(dtype), "red")}
   ${localArray(dialect, dtype, "w")}
   A += oA + g * sA;
   Tau += oT + g * sT;

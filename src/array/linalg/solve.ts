@@ -27,7 +27,8 @@ import {
 } from "./operands.ts";
 
 /**
- * The dtype `ga.linalg` returns for arrays of `D`: float32 for float32, float64 for the rest (NumPy's).
+ * The real dtype `ga.linalg` returns for arrays of `D`: float32 for float32 and complex64 (their
+ * magnitudes, eigenvalues and singular values), float64 for the rest (NumPy's).
  *
  * @example
  * ```ts
@@ -35,7 +36,7 @@ import {
  * const t: ga.linalg.LinalgType<"int32"> = "float64";
  * ```
  */
-export type LinalgType<D extends DType> = D extends "float32" ? "float32" : "float64";
+export type LinalgType<D extends DType> = D extends "float32" | "complex64" ? "float32" : "float64";
 
 /**
  * The dtype `solve`, `inv` and `det` return for arrays of `D`: {@link LinalgType}, and complex64 and
