@@ -1,20 +1,22 @@
 /**
- * Jacobi's method on square column-major matrices, one work-group per matrix of a batch: the
- * symmetric eigenproblem (`eigh`: the same rotation on both sides, `Jᵀ·A·J`) and the two-sided SVD
- * (Kogbetliantz's: a rotation on the left that makes a pair's 2×2 block symmetric, then the symmetric
- * one on both sides), with the rotations accumulated into the eigenvectors, or U and V.
+ * Jacobi's method, one work-group per column-major matrix of a batch: the Hermitian (or symmetric)
+ * eigenproblem (`eigh`: the same rotation on both sides, `Jᴴ·A·J`, accumulated into the eigenvectors)
+ * and the one-sided SVD (Hestenes's: rotations from the right only, each making two columns
+ * orthogonal, so that `A·V = W` ends with orthogonal columns whose norms are the singular values).
  *
  * Each sweep visits every pair (p, q) once, in the rounds of a round-robin tournament: a round's
  * n/2 pairs share no row or column, so their rotations are found at once (a thread per pair) and
- * applied at once (the rows, then the columns, over every thread). A rotation is skipped where the
- * pair's off-diagonal entries are below `eps·sqrt(|a_pp|·|a_qq|)` (or negligible against the largest
- * entry), and the rotated entries are set to 0 exactly; the sweeps end when one rotates nothing. The
- * eigenvalues come out ascending and the singular values (made non-negative, U's column negated
- * with them) descending, their vectors in the same order. `info` is 1 where the sweeps did not end
- * within {@link MAX_SWEEPS} or the matrix holds NaN or infinity.
+ * applied at once (the rows, then the columns, over every thread). A pair's rotation is that of a
+ * Hermitian 2 × 2 block (`[[a_pp, a_pq], [ā_pq, a_qq]]` for `eigh`, the columns' Gram matrix for the
+ * SVD): the phase `diag(1, ē)`, `e = a_pq/|a_pq|`, makes it real, and a real rotation zeroes it. It is
+ * skipped where `|a_pq|` is below `eps·sqrt(|a_pp|·|a_qq|)` (or negligible against the largest entry);
+ * `eigh` sets the rotated entries to 0 exactly. The sweeps end when one rotates nothing. The
+ * eigenvalues come out ascending and the singular values descending, their vectors in the same order.
+ * `info` is 1 where the sweeps did not end within {@link MAX_SWEEPS} or the matrix holds NaN or
+ * infinity.
  *
- * Scratch per matrix ({@link jacobiScratch} elements): two n × n working matrices, the round's
- * rotations, the diagonal and its ranks.
+ * Scratch per matrix ({@link jacobiScratch} elements): the n × n working V, the round's rotations,
+ * the diagonal (or the column norms) and their ranks.
  *
  * @module
  */
@@ -31,17 +33,15 @@ export const MAX_SWEEPS = 50;
 
 /** Elements of scratch each matrix of order `n` needs. */
 export function jacobiScratch(n: number): number {
-  return 2 * n * n + 4 * Math.ceil(n / 2) + 2 * n;
+  return n * n + 4 * Math.ceil(n / 2) + 2 * n;
 }
 
 /**
- * The rotation of a Hermitian (or symmetric) pair: `apq = |apq|·e`; the phase `diag(1, ē)` makes the
- * pair real, and the real rotation `(c, s)` of `|apq|` zeroes it. Sets `cl, sl` to `c, s` and `cr, sr`
- * to `e`'s parts (±1 and 0 for a real pair) where it rotates.
+ * The rotation of the Hermitian pair `[[app, apq], [conj(apq), aqq]]` (`app`, `aqq` real): sets `cl, sl`
+ * to the real rotation's `c, s` and `cr, sr` to the parts of the phase `e` (±1 and 0 for a real
+ * pair) where it rotates.
  */
-const SYMMETRIC = `const R app = RE(AT(p, p)), aqq = RE(AT(q, q));
-          const T apq = AT(p, q);
-          const R mag = ABS(apq);
+const ROTATION = `const R mag = ABS(apq);
           if (mag > EPS * SQRT(FABS(app)) * SQRT(FABS(aqq)) && mag > tiny) {
             const R th = (aqq - app) / (2 * mag);
             const R tt = COPYSIGN((R)1, th) / (FABS(th) + HYPOT(th, (R)1));
@@ -51,36 +51,27 @@ const SYMMETRIC = `const R app = RE(AT(p, p)), aqq = RE(AT(q, q));
             flag[0] = 1;
           }`;
 
-/** The rotations of a general (real) pair: the symmetrizing one then the symmetric one on the left, the symmetric one on the right. */
-const GENERAL = `const T a = AT(p, p), b = AT(p, q), c = AT(q, p), d = AT(q, q);
-          const T off = FMAX(FABS(b), FABS(c));
-          if (off > EPS * SQRT(FABS(a)) * SQRT(FABS(d)) && off > tiny) {
-            T num = b - c, den = a + d;
-            if (den < 0) { num = -num; den = -den; }
-            const T th1 = ATAN2(num, den), c1 = COS(th1), s1 = SIN(th1);
-            const T x = c1 * a - s1 * c, y = c1 * b - s1 * d, z = s1 * b + c1 * d;
-            T cj = 1, sj = 0;
-            if (y != 0) {
-              const T th = (z - x) / (2 * y);
-              const T tt = COPYSIGN((T)1, th) / (FABS(th) + HYPOT(th, (T)1));
-              cj = 1 / SQRT(1 + tt * tt); sj = tt * cj;
-            }
-            cl = c1 * cj - s1 * sj; sl = s1 * cj + c1 * sj; cr = cj; sr = sj;
-            flag[0] = 1;
-          }`;
+/** The pair (p, q) of thread `pr` in round `r` of the tournament of N = 2P players. */
+const PAIR = `int p, q;
+        {
+          const int a_ = pr == 0 ? 0 : 1 + (r + pr - 1) % (N - 1), b_ = 1 + (r + N - 2 - pr) % (N - 1);
+          p = a_ < b_ ? a_ : b_; q = a_ < b_ ? b_ : a_;
+        }`;
 
 /**
- * `jacobi_eigh(A, oA, sA, lda, n, upper, vectors, W, oW, sW, I, oI, S, oS, sS)` (LAPACK's `syevd`
+ * `jacobi_eigh(A, oA, sA, lda, n, upper, vectors, W, oW, sW, I, oI, S, oS, sS)` (LAPACK's `heevd`
  * job: the triangle `upper` names is read, the eigenvectors replace `A`), or `jacobi_svd(A, oA, sA,
- * lda, n, vectors, W, oW, sW, U, oU, sU, V, oV, sV, I, oI, S, oS, sS)` (`A = U·diag(W)·Vᵀ`, U and V
- * n × n with leading dimension n, written where `vectors`; `A` is overwritten).
+ * lda, m, n, vectors, W, oW, sW, U, oU, sU, V, oV, sV, I, oI, S, oS, sS)` of m × n matrices, m ≥ n:
+ * the singular values in `W`, and where `vectors` V (n × n, leading dimension n) and `U`, the
+ * columns of `A·V` in the same order (m × n, leading dimension m; orthogonal, of the singular values'
+ * norms); `A` is overwritten.
  */
 export function jacobiSource(dialect: Dialect, dtype: DType, mode: "eigh" | "svd"): KernelSource {
   const eigh = mode === "eigh";
   const T = dtype, R = realOf(dtype);
   const params = [
     pointer(dialect, T, "A"),
-    `IDX oA, IDX sA, int lda, int n${eigh ? ", int upper" : ""}, int vectors`,
+    `IDX oA, IDX sA, int lda, ${eigh ? "int n, int upper" : "int m, int n"}, int vectors`,
     pointer(dialect, R, "W"),
     "IDX oW, IDX sW",
     ...(eigh ? [] : [pointer(dialect, T, "U"), "IDX oU, IDX sU", pointer(dialect, T, "V"), "IDX oV, IDX sV"]),
@@ -90,8 +81,10 @@ export function jacobiSource(dialect: Dialect, dtype: DType, mode: "eigh" | "svd
     "IDX oS, IDX sS",
   ];
   const eps = EPSILON[R as "float32" | "float64"];
-  // Hermitian: the other triangle is the read one's conjugate, and the diagonal is real.
-  const symmetrize = eigh
+  // eigh: Hermitian, the other triangle is the read one's conjugate and the diagonal is real. The SVD
+  // works on A scaled to a largest entry of 1, so that the columns' squared norms neither overflow nor
+  // underflow.
+  const prepare = eigh
     ? `for (int x = tid; x < n * n; x += nt) {
     const int i = x % n, j = x / n;
     if (i > j) { if (upper) AT(i, j) = CONJ(AT(j, i)); else AT(j, i) = CONJ(AT(i, j)); }
@@ -99,17 +92,58 @@ export function jacobiSource(dialect: Dialect, dtype: DType, mode: "eigh" | "svd
   }
   SYNC`
     : "";
-  // A pair's rotation from the left (rows p, q) and from the right (columns p, q): (c, s) and a phase
-  // e that multiplies row q (ē column q) first; eigh keeps e in the slots 2, 3, the SVD its right rotation.
-  const [rows, columns] = eigh
-    ? [
-      "const R c = cs[4 * pr], s = cs[4 * pr + 1]; const T e = MAKE(cs[4 * pr + 2], cs[4 * pr + 3]);",
-      "const R c = cs[4 * pr], s = cs[4 * pr + 1]; const T e = CONJ(MAKE(cs[4 * pr + 2], cs[4 * pr + 3]));",
-    ]
-    : [
-      "const R c = cs[4 * pr], s = cs[4 * pr + 1]; const T e = FROMREAL(1);",
-      "const R c = cs[4 * pr + 2], s = cs[4 * pr + 3]; const T e = FROMREAL(1);",
-    ];
+  const scale = eigh ? "" : `const R scale = red[0] > 0 && (1 / red[0]) * 0 == 0 ? 1 / red[0] : 1;
+  SYNC
+  for (int x = tid; x < m * n; x += nt) AT(x % m, x / m) = RMUL(scale, AT(x % m, x / m));
+  SYNC`;
+  const pairEntries = eigh
+    ? `const R app = RE(AT(p, p)), aqq = RE(AT(q, q));
+          const T apq = AT(p, q);`
+    : `R app = 0, aqq = 0;
+          T apq = FROMREAL(0);
+          for (int i = 0; i < m; i++) {
+            const T x = AT(i, p), y = AT(i, q);
+            app += ABS2(x); aqq += ABS2(y); apq = ADD(apq, MUL(CONJ(x), y));
+          }`;
+  // The left rotation (eigh only): rows p, q by (c, s) after e times row q.
+  const rowUpdate = eigh
+    ? `for (int x = tid; x < P * n; x += nt) {
+        const int pr = x / n, j = x % n;
+        const R c = cs[4 * pr], s = cs[4 * pr + 1];
+        if (c != 1 || s != 0) {
+          ${PAIR}
+          const T e = MAKE(cs[4 * pr + 2], cs[4 * pr + 3]);
+          const T a = AT(p, j), b = MUL(e, AT(q, j));
+          AT(p, j) = SUB(RMUL(c, a), RMUL(s, b)); AT(q, j) = ADD(RMUL(s, a), RMUL(c, b));
+        }
+      }
+      SYNC`
+    : "";
+  // The right rotation of the rows' columns p, q by (c, s) after ē times column q.
+  const columnUpdate = (rows: string, at: string) =>
+    `for (int x = tid; x < P * ${rows}; x += nt) {
+        const int pr = x / ${rows}, i = x % ${rows};
+        const R c = cs[4 * pr], s = cs[4 * pr + 1];
+        if (c != 1 || s != 0) {
+          ${PAIR}
+          const T e = CONJ(MAKE(cs[4 * pr + 2], cs[4 * pr + 3]));
+          const T a = ${at}(i, p), b = MUL(e, ${at}(i, q));
+          ${at}(i, p) = SUB(RMUL(c, a), RMUL(s, b)); ${at}(i, q) = ADD(RMUL(s, a), RMUL(c, b));
+        }
+      }`;
+  const zero = eigh
+    ? `SYNC
+      for (int pr = tid; pr < P; pr += nt) {
+        if (cs[4 * pr] != 1 || cs[4 * pr + 1] != 0) {
+          ${PAIR}
+          AT(p, q) = FROMREAL(0); AT(q, p) = FROMREAL(0);
+        }
+      }`
+    : "";
+  // The eigenvalues, or the columns' norms (unscaled).
+  const diagonal = eigh ? "RE(AT(j, j))" : `SQRT(norm2) / scale`;
+  const norms = eigh ? "" : `R norm2 = 0;
+    for (int i = 0; i < m; i++) norm2 += ABS2(AT(i, j));`;
   // Ascending for eigenvalues, descending for singular values; ties by index, NaN last.
   const before = eigh ? "d[i] < d[j]" : "d[i] > d[j]";
   const finish = eigh
@@ -117,11 +151,15 @@ export function jacobiSource(dialect: Dialect, dtype: DType, mode: "eigh" | "svd
       const int i = x % n, j = x / n;
       AT(i, (int)rk[j]) = VW(i, j);
     }`
-    : `for (int x = tid; x < n * n; x += nt) {
-      const int i = x % n, j = x / n, to = (int)rk[j];
-      U[i + (IDX)to * n] = AT(j, j) < 0 ? -UW(i, j) : UW(i, j);
-      V[i + (IDX)to * n] = VW(i, j);
+    : `for (int x = tid; x < m * n; x += nt) {
+      const int i = x % m, j = x / m;
+      U[i + (IDX)rk[j] * m] = AT(i, j);
+    }
+    for (int x = tid; x < n * n; x += nt) {
+      const int i = x % n, j = x / n;
+      V[i + (IDX)rk[j] * n] = VW(i, j);
     }`;
+  const rows = eigh ? "n" : "m";
   const body = `  ${localArray(dialect, R, "red")}
   ${localArray(dialect, "int32", "flag", 1)}
   A += oA + g * sA;
@@ -130,23 +168,22 @@ export function jacobiSource(dialect: Dialect, dtype: DType, mode: "eigh" | "svd
 ${eigh ? "" : "  U += oU + g * sU;\n  V += oV + g * sV;"}
 #define EPS ${targetOf(dialect).literal(eps, R)}
 #define AT(i, j) A[(i) + (IDX)(j) * lda]
-#define UW(i, j) S[(i) + (IDX)(j) * n]
-#define VW(i, j) S[(IDX)n * n + (i) + (IDX)(j) * n]
+#define VW(i, j) S[(i) + (IDX)(j) * n]
   const int P = (n + 1) / 2, N = 2 * P;
-  GLOBAL R *cs = (GLOBAL R *)(S + 2 * (IDX)n * n);
+  GLOBAL R *cs = (GLOBAL R *)(S + (IDX)n * n);
   GLOBAL R *d = cs + 4 * P;
   GLOBAL R *rk = d + n;
-  ${symmetrize}
+  ${prepare}
   R big = 0;
-  for (int x = tid; x < n * n; x += nt) {
-    const int i = x % n, j = x / n;
-    const R v = ABS(AT(i, j));
+  for (int x = tid; x < ${rows} * n; x += nt) {
+    const R v = ABS(AT(x % ${rows}, x / ${rows}));
     if (big == big && (v != v || big < v)) big = v;
-    if (vectors) { UW(i, j) = FROMREAL(i == j ? 1 : 0); VW(i, j) = FROMREAL(i == j ? 1 : 0); }
   }
+  for (int x = tid; x < n * n; x += nt) if (vectors) VW(x % n, x / n) = FROMREAL(x % n == x / n ? 1 : 0);
   ${reduceInto("big", true)}
-  const R tiny = red[0] * EPS * EPS;
   int info = (red[0] - red[0]) != (R)0;
+  ${scale}
+  const R tiny = ${eigh ? "red[0] * " : ""}EPS * EPS;
   int sweep = 0;
   for (; sweep < ${MAX_SWEEPS} && !info; sweep++) {
     SYNC
@@ -154,52 +191,21 @@ ${eigh ? "" : "  U += oU + g * sU;\n  V += oV + g * sV;"}
     SYNC
     for (int r = 0; r < N - 1; r++) {
       for (int pr = tid; pr < P; pr += nt) {
-        PAIR
+        ${PAIR}
         R cl = 1, sl = 0, cr = 1, sr = 0;
         if (q < n) {
-          ${eigh ? SYMMETRIC : GENERAL}
+          ${pairEntries}
+          ${ROTATION}
         }
         cs[4 * pr] = cl; cs[4 * pr + 1] = sl; cs[4 * pr + 2] = cr; cs[4 * pr + 3] = sr;
       }
       SYNC
-      for (int x = tid; x < P * n; x += nt) {
-        const int pr = x / n, j = x % n;
-        ${rows}
-        if (c != 1 || s != 0) {
-          PAIR
-          const T a = AT(p, j), b = MUL(e, AT(q, j));
-          AT(p, j) = SUB(RMUL(c, a), RMUL(s, b)); AT(q, j) = ADD(RMUL(s, a), RMUL(c, b));
-        }
+      ${rowUpdate}
+      ${columnUpdate(rows, "AT")}
+      if (vectors) {
+        ${columnUpdate("n", "VW")}
       }
-      SYNC
-      for (int x = tid; x < P * n; x += nt) {
-        const int pr = x / n, i = x % n;
-        ${columns}
-        if (c != 1 || s != 0) {
-          PAIR
-          const T a = AT(i, p), b = MUL(e, AT(i, q));
-          AT(i, p) = SUB(RMUL(c, a), RMUL(s, b)); AT(i, q) = ADD(RMUL(s, a), RMUL(c, b));
-          if (vectors) {
-            const T va = VW(i, p), vb = MUL(e, VW(i, q));
-            VW(i, p) = SUB(RMUL(c, va), RMUL(s, vb)); VW(i, q) = ADD(RMUL(s, va), RMUL(c, vb));
-          }
-        }
-${
-    eigh ? "" : `        const T cu = cs[4 * pr], su = cs[4 * pr + 1];
-        if (vectors && (cu != 1 || su != 0)) {
-          PAIR
-          const T ua = UW(i, p), ub = UW(i, q);
-          UW(i, p) = cu * ua - su * ub; UW(i, q) = su * ua + cu * ub;
-        }`
-  }
-      }
-      SYNC
-      for (int pr = tid; pr < P; pr += nt) {
-        if (cs[4 * pr] != 1 || cs[4 * pr + 1] != 0 || cs[4 * pr + 2] != 1 || cs[4 * pr + 3] != 0) {
-          PAIR
-          AT(p, q) = FROMREAL(0); AT(q, p) = FROMREAL(0);
-        }
-      }
+      ${zero}
     }
     SYNC
     const int done = flag[0] == 0;
@@ -207,7 +213,10 @@ ${
     if (done) break;
   }
   if (sweep == ${MAX_SWEEPS}) info = 1;
-  for (int j = tid; j < n; j += nt) d[j] = ${eigh ? "RE(AT(j, j))" : "FABS(AT(j, j))"};
+  for (int j = tid; j < n; j += nt) {
+    ${norms}
+    d[j] = ${diagonal};
+  }
   SYNC
   for (int j = tid; j < n; j += nt) {
     int r = 0;
@@ -223,16 +232,5 @@ ${
     ${finish}
   }
   if (tid == 0) I[oI + g] = info;`;
-  const pair = `int p, q;
-        {
-          const int a_ = pr == 0 ? 0 : 1 + (r + pr - 1) % (N - 1), b_ = 1 + (r + N - 2 - pr) % (N - 1);
-          p = a_ < b_ ? a_ : b_; q = a_ < b_ ? b_ : a_;
-        }`;
-  return linalgKernel(
-    dialect,
-    dtype,
-    `cudeno_jacobi_${mode}_${dtype}`,
-    params,
-    body.replaceAll("PAIR\n", `${pair}\n`),
-  );
+  return linalgKernel(dialect, dtype, `cudeno_jacobi_${mode}_${dtype}`, params, body);
 }

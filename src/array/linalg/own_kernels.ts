@@ -1,6 +1,6 @@
 /**
  * The array module's own LAPACK jobs ({@link SolverJobs}, run where a backend has no vendor solver:
- * OpenCL), each one launch of a kernel with a work-group per matrix, and the square Jacobi SVD the
+ * OpenCL), each one launch of a kernel with a work-group per matrix, and the one-sided Jacobi SVD the
  * own `svd` builds on.
  *
  * @module
@@ -15,16 +15,21 @@ import { potrfSource } from "./cholesky_source.ts";
 import { geqrfSource, orgqrSource } from "./qr_source.ts";
 import { jacobiScratch, jacobiSource } from "./jacobi_source.ts";
 
-/** The square SVD job of the Jacobi kernel: `a = U·diag(s)·Vᵀ` of n × n matrices (`a` is overwritten). */
-export interface SquareSvdJob {
+/**
+ * The one-sided Jacobi SVD job of m × n matrices, m ≥ n (`a` is overwritten): the singular values and,
+ * where `vectors`, V and the orthogonal columns of `a·V`, each of its singular value's norm.
+ */
+export interface JacobiSvdJob {
   readonly dtype: DType;
   readonly count: number;
+  readonly m: number;
   readonly n: number;
   readonly a: SolverMatrices;
   /** Descending singular values. */
   readonly s: SolverVectors;
-  /** Written where `vectors`: n × n each, leading dimension n. */
-  readonly u: SolverMatrices;
+  /** `a·V`, written where `vectors`: m × n each, leading dimension m. */
+  readonly av: SolverMatrices;
+  /** V, written where `vectors`: n × n each, leading dimension n. */
   readonly v: SolverMatrices;
   readonly vectors: boolean;
   readonly info: SolverVectors;
@@ -144,9 +149,9 @@ export const OWN_JOBS: {
   },
 };
 
-/** The square SVD on the Jacobi kernel. */
-export function squareSvd(backend: Backend, job: SquareSvdJob): void {
-  const { dtype, n } = job;
+/** The one-sided SVD on the Jacobi kernel. */
+export function jacobiSvd(backend: Backend, job: JacobiSvdJob): void {
+  const { dtype, m, n } = job;
   const per = jacobiScratch(n);
   withScratch(
     backend,
@@ -158,15 +163,16 @@ export function squareSvd(backend: Backend, job: SquareSvdJob): void {
         `jacobi:svd:${dtype}`,
         () => jacobiSource(backend.dialect, dtype, "svd"),
         job.count,
-        n,
+        Math.max(m, n),
         [
           ...matrices(job.a),
+          m,
           n,
           job.vectors ? 1 : 0,
           ...vectors(job.s),
-          job.u.buffer,
-          job.u.offset,
-          job.u.stride,
+          job.av.buffer,
+          job.av.offset,
+          job.av.stride,
           job.v.buffer,
           job.v.offset,
           job.v.stride,

@@ -1,9 +1,11 @@
 /**
  * `svd` and `svdvals` (NumPy's `numpy.linalg.svd` and `svdvals`). The decomposition runs on a tall
- * matrix T (A, or Aᵀ where A is wide, swapping U and V after): on cuSOLVER's `gesvd` where the backend
- * has it (but for a batch of small matrices); else on the array module's kernels, as Householder QR
- * `T = Q·R` and the two-sided Jacobi SVD of the square R, `U = Q·U_R` (with the rest of Q as the other
- * columns of the full U).
+ * matrix T (A, or Aᵀ where A is wide, swapping U and V after; for a complex A, Aᵀ's U is the conjugate
+ * of A's V, which the swap's transposes make right): on cuSOLVER's `gesvd` where the backend has it
+ * (but for a batch of small matrices); else on the array module's kernels, as the one-sided Jacobi SVD
+ * `T·V = W` (orthogonal columns, the singular values their norms) and U from the Householder QR
+ * `W = Q·R`: Q's columns, each times the phase of R's diagonal entry (the rest of Q is the other
+ * columns of the full U, and stands in for the columns of zero singular values).
  *
  * @module
  */
@@ -11,28 +13,29 @@
 import type { DType } from "../../kernel/dtype.ts";
 import type { GPUArray } from "../core/gpuarray.ts";
 import { optionsOf } from "../core/axis_args.ts";
+import { realOf } from "../core/dtypes.ts";
 import { assign, fill } from "../ops/assign.ts";
-import { matmul } from "../ops/matmul.ts";
-import { slice } from "../ops/views.ts";
-import { concatenate } from "../routines/join.ts";
-import { tril } from "../routines/matrices.ts";
+import { diagonal, expandDims, slice } from "../ops/views.ts";
+import { where } from "../ops/ufunc.ts";
+import { abs, conj, divide, eq, multiply } from "../api/elementwise.ts";
 import { checkInfo } from "./errors.ts";
 import { arrayLike, infoOf, matricesOf, qrFactor, qrForm, vectorsOf, vendorSolver } from "./lapack.ts";
 import {
+  checkArray,
   checking,
   type CheckOptions,
-  checkReal,
   columnMajorCopy,
   countOf,
   flag,
   type LinalgDType,
-  linalgType,
+  type LuDType,
+  luType,
   matrixShape,
   rowMajorCopy,
 } from "./operands.ts";
-import { squareSvd } from "./own_kernels.ts";
+import { jacobiSvd } from "./own_kernels.ts";
 import { named } from "./results.ts";
-import { identities, type LinalgType, rowMajor } from "./solve.ts";
+import { identities, type LinalgType, type LuType, rowMajor } from "./solve.ts";
 
 /**
  * Options of {@link svd}.
@@ -61,21 +64,21 @@ export interface SvdOptions extends CheckOptions {
  * ```
  */
 export type SvdResult<D extends DType> =
-  & readonly [U: GPUArray<LinalgType<D>>, S: GPUArray<LinalgType<D>>, Vh: GPUArray<LinalgType<D>>]
+  & readonly [U: GPUArray<LuType<D>>, S: GPUArray<LinalgType<D>>, Vh: GPUArray<LuType<D>>]
   & {
     /** The left singular vectors, as columns. */
-    readonly U: GPUArray<LinalgType<D>>;
-    /** The singular values, descending, non-negative. */
+    readonly U: GPUArray<LuType<D>>;
+    /** The singular values, descending, non-negative, real. */
     readonly S: GPUArray<LinalgType<D>>;
     /** The right singular vectors, as rows. */
-    readonly Vh: GPUArray<LinalgType<D>>;
+    readonly Vh: GPUArray<LuType<D>>;
   };
 
 /** What {@link decompose} returns: the singular values, and U and Vh where asked for. */
 interface Decomposed {
   readonly s: GPUArray<LinalgDType>;
-  readonly u?: GPUArray<LinalgDType>;
-  readonly vh?: GPUArray<LinalgDType>;
+  readonly u?: GPUArray<LuDType>;
+  readonly vh?: GPUArray<LuDType>;
 }
 
 /** The failure of an SVD's `info`. */
@@ -98,7 +101,7 @@ export function decompose(
   what: string,
 ): Decomposed {
   const { batch, m, n } = matrixShape(a, what, false);
-  const dtype = linalgType(a, a.dtype, what);
+  const dtype = luType(a, a.dtype, what);
   // T is A, or Aᵀ for a wide A: tall, M × N. Its column-major copy is A's transpose row-major, or A itself.
   const swap = m < n, M = Math.max(m, n), N = Math.min(m, n);
   if (N === 0) return empty(a, batch, m, n, dtype, vectors, full);
@@ -106,10 +109,10 @@ export function decompose(
     a.backend.checkHostRead(`${what}()`, "whether every SVD converged (pass { check: false } to skip it)");
   }
   using w = swap ? rowMajorCopy(a, dtype) : columnMajorCopy(a, dtype);
-  const s = arrayLike(w, [...batch, N], dtype);
+  const s = arrayLike(w, [...batch, N], realOf(dtype) as LinalgDType);
   using info = fill(arrayLike(w, batch, "int32"), 0);
   // G is T's U transposed (rows: T's left singular vectors), H is T's Vh: A = Gᵀ·S·H, or Hᵀ·S·G swapped.
-  let g: GPUArray<LinalgDType> | undefined, h: GPUArray<LinalgDType> | undefined;
+  let g: GPUArray<LuDType> | undefined, h: GPUArray<LuDType> | undefined;
   const count = countOf(batch);
   const solver = vendorSolver(a.backend, dtype, count, M);
   if (solver !== undefined) {
@@ -129,25 +132,28 @@ export function decompose(
     g = u;
     h = vt === undefined ? undefined : rowMajor(vt);
   } else {
-    using tau = qrFactor(w);
-    using square = slice(w, "...", [], [0, N]);
-    using r = tril(square);
-    using uR = vectors ? arrayLike(w, [...batch, N, N], dtype) : undefined;
-    const vR = vectors ? arrayLike(w, [...batch, N, N], dtype) : undefined;
-    squareSvd(a.backend, {
+    // W = T·V (column-major M × N) and V (column-major: H's conjugate).
+    const av = vectors ? arrayLike(w, [...batch, N, M], dtype) : undefined;
+    const v = vectors ? arrayLike(w, [...batch, N, N], dtype) : undefined;
+    jacobiSvd(a.backend, {
       dtype,
       count,
+      m: M,
       n: N,
-      a: matricesOf(r),
+      a: matricesOf(w),
       s: vectorsOf(s),
-      u: matricesOf(uR ?? r),
-      v: matricesOf(vR ?? r),
+      av: matricesOf(av ?? w),
+      v: matricesOf(v ?? w),
       vectors,
       info: infoOf(info),
     });
-    if (uR !== undefined && vR !== undefined) {
-      g = leftVectors(w, tau, uR, full && M > N);
-      h = vR;
+    if (av !== undefined && v !== undefined) {
+      g = leftVectors(av, full);
+      if (realOf(dtype) === dtype) h = v;
+      else {
+        h = conj(v) as GPUArray<LuDType>;
+        v.free();
+      }
     }
   }
   try {
@@ -165,34 +171,29 @@ export function decompose(
 }
 
 /**
- * `Gᵀ = Q·U_R` (the first N columns of Q times R's U), with the rest of Q's columns after where `full`:
- * as G, rows of T's left singular vectors. `w` holds the reflectors (`[..., N, M]`; overwritten), `uR`
- * R's U column-major.
+ * G, the rows of T's left singular vectors (U column-major), from W = T·V (`av`, `[..., N, M]`,
+ * column-major; taken: returned or freed): W's Householder QR `W = Q·R`, Q's first N columns each
+ * times the phase of R's diagonal entry (1 where it is 0), and where `full` the rest of Q after.
  */
-function leftVectors(
-  w: GPUArray<LinalgDType>,
-  tau: GPUArray<LinalgDType>,
-  uR: GPUArray<LinalgDType>,
-  full: boolean,
-): GPUArray<LinalgDType> {
-  const N = w.shape[w.ndim - 2]!, M = w.shape[w.ndim - 1]!;
-  // Q is formed in place of the reflectors (w is not needed after), or in an M × M copy of them.
-  using own = full ? arrayLike(w, [...w.shape.slice(0, -2), M, M], w.dtype) : undefined;
-  const q = own ?? w;
-  if (own !== undefined) {
-    using first = slice(own, "...", [0, N], []);
-    assign(first, w);
+function leftVectors(av: GPUArray<LuDType>, full: boolean): GPUArray<LuDType> {
+  const N = av.shape[av.ndim - 2]!, M = av.shape[av.ndim - 1]!;
+  using tau = qrFactor(av);
+  using rjj = diagonal(av, 0, -2, -1);
+  using mag = abs(rjj);
+  using zero = eq(mag, 0);
+  using unit = divide(rjj, mag);
+  using phase = where(zero, 1, unit);
+  using column = expandDims(phase, -1);
+  // Q is formed in place of the reflectors, or in an M × M copy of them.
+  const q = full ? arrayLike(av, [...av.shape.slice(0, -2), M, M], av.dtype) : av;
+  using first = slice(q, "...", [0, N], []);
+  if (full) {
+    assign(first, av);
+    av.free();
   }
   qrForm(q, N, tau);
-  using q1 = slice(q, "...", [0, N], []);
-  const g = matmul(uR, q1) as GPUArray<LinalgDType>;
-  if (!full) return g;
-  using q2 = slice(q, "...", [N, M], []);
-  try {
-    return concatenate([g, q2], -2) as GPUArray<LinalgDType>;
-  } finally {
-    g.free();
-  }
+  multiply(first, column, { out: first });
+  return q;
 }
 
 /** The SVD of empty matrices: no singular values, identities (or nothing) for U and Vh. */
@@ -201,11 +202,11 @@ function empty(
   batch: readonly number[],
   m: number,
   n: number,
-  dtype: LinalgDType,
+  dtype: LuDType,
   vectors: boolean,
   full: boolean,
 ): Decomposed {
-  const s = arrayLike(a, [...batch, 0], dtype);
+  const s = arrayLike(a, [...batch, 0], realOf(dtype) as LinalgDType);
   if (!vectors) return { s };
   const u = full ? identities(a, batch, m, dtype) : arrayLike(a, [...batch, m, 0], dtype);
   const vh = full ? identities(a, batch, n, dtype) : arrayLike(a, [...batch, 0, n], dtype);
@@ -246,7 +247,7 @@ export function svd<D extends DType>(
   options?: Omit<SvdOptions, "fullMatrices" | "computeUv">,
 ): GPUArray<LinalgType<D>>;
 export function svd(a: GPUArray, ...args: unknown[]): unknown {
-  checkReal(a, "svd");
+  checkArray(a, "svd");
   const isBool = (v: unknown) => typeof v === "boolean";
   const options = optionsOf<SvdOptions>(
     "svd",
@@ -278,7 +279,7 @@ export function svd(a: GPUArray, ...args: unknown[]): unknown {
  * ```
  */
 export function svdvals<D extends DType>(a: GPUArray<D>, options?: CheckOptions): GPUArray<LinalgType<D>> {
-  checkReal(a, "svdvals");
+  checkArray(a, "svdvals");
   const o = optionsOf<CheckOptions>("svdvals", [options], [], ["check"], "{ check: false }");
   return decompose(a, false, false, checking(o), "svdvals").s as GPUArray<LinalgType<D>>;
 }
