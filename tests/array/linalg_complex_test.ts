@@ -222,33 +222,39 @@ eachBackend("matrixPower() of a complex matrix, negative powers through inv(), m
   assertNear(ga.linalg.matrixPower(a, 0).get() as Float32Array, [1, 0, 0, 0, 0, 0, 1, 0], 0, "a^0");
 });
 
-eachBackend("norm() of complex vectors and matrices is that of their magnitudes, in the parts' dtype", () => {
-  const m: C[][] = [[[3, 4], [0, -1]], [[1, 1], [-2, 0]]];
-  const a = upload([m], [], "complex128");
-  const mags = m.map((row) => row.map(mag));
-  const fro = Math.hypot(...mags.flat());
-  assertNear([ga.norm(a) as number], [fro], 1e-12, "ga.norm");
-  assertNear([ga.linalg.norm(a) as number], [fro], 1e-12, "linalg.norm");
-  assertNear(
-    [ga.linalg.norm(a, 1) as number],
-    [Math.max(mags[0]![0]! + mags[1]![0]!, mags[0]![1]! + mags[1]![1]!)],
-    1e-12,
-    "1",
-  );
-  assertNear(
-    [ga.linalg.norm(a, Infinity) as number],
-    [Math.max(mags[0]![0]! + mags[0]![1]!, mags[1]![0]! + mags[1]![1]!)],
-    1e-12,
-    "inf",
-  );
-  const rows = ga.linalg.norm(a, 1, 1) as ga.GPUArray;
-  assert.equal(rows.dtype, "float64");
-  assertNear(rows.get() as Float64Array, mags.map((r) => r[0]! + r[1]!), 1e-12, "rows' 1-norms");
-  assert.throws(() => ga.linalg.norm(a, 2), {
-    name: "TypeError",
-    message: /Cannot norm complex128 matrices with ord 2: it needs their singular values/,
-  });
-});
+eachBackend(
+  "norm() of complex vectors and matrices is that of their magnitudes (or singular values), in the parts' dtype",
+  () => {
+    const m: C[][] = [[[3, 4], [0, -1]], [[1, 1], [-2, 0]]];
+    const a = upload([m], [], "complex128");
+    const mags = m.map((row) => row.map(mag));
+    const fro = Math.hypot(...mags.flat());
+    assertNear([ga.norm(a) as number], [fro], 1e-12, "ga.norm");
+    assertNear([ga.linalg.norm(a) as number], [fro], 1e-12, "linalg.norm");
+    assertNear(
+      [ga.linalg.norm(a, 1) as number],
+      [Math.max(mags[0]![0]! + mags[1]![0]!, mags[0]![1]! + mags[1]![1]!)],
+      1e-12,
+      "1",
+    );
+    assertNear(
+      [ga.linalg.norm(a, Infinity) as number],
+      [Math.max(mags[0]![0]! + mags[0]![1]!, mags[1]![0]! + mags[1]![1]!)],
+      1e-12,
+      "inf",
+    );
+    const rows = ga.linalg.norm(a, 1, 1) as ga.GPUArray;
+    assert.equal(rows.dtype, "float64");
+    assertNear(rows.get() as Float64Array, mags.map((r) => r[0]! + r[1]!), 1e-12, "rows' 1-norms");
+    // The singular values of a 2 × 2 matrix: σ² = (‖A‖F² ± sqrt(‖A‖F⁴ − 4|det A|²)) / 2.
+    const det = sub(mul(m[0]![0]!, m[1]![1]!), mul(m[0]![1]!, m[1]![0]!));
+    const root = Math.sqrt(fro ** 4 - 4 * mag(det) ** 2);
+    const [s1, s2] = [Math.sqrt((fro ** 2 + root) / 2), Math.sqrt((fro ** 2 - root) / 2)];
+    assertNear([ga.linalg.norm(a, 2) as number], [s1], 1e-12, "2");
+    assertNear([ga.linalg.norm(a, -2) as number], [s2], 1e-12, "-2");
+    assertNear([ga.linalg.norm(a, "nuc") as number], [s1 + s2], 1e-12, "nuc");
+  },
+);
 
 /** The complex matrices of an array of shape [...batch, rows, cols], as host lists. */
 function download(x: ga.GPUArray): C[][][] {

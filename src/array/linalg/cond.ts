@@ -12,7 +12,7 @@ import { any } from "../ops/reductions.ts";
 import { reshape, slice } from "../ops/views.ts";
 import { where } from "../ops/ufunc.ts";
 import { div, isnan, logicalAnd, logicalNot, mul } from "../api/elementwise.ts";
-import { checkReal, matrixShape } from "./operands.ts";
+import { checkArray, matrixShape } from "./operands.ts";
 import { norm, type NormOrd } from "./norm.ts";
 import { inv } from "./solve.ts";
 import { svdvals } from "./svd.ts";
@@ -49,7 +49,7 @@ export interface CondOptions {
  */
 export function cond(x: GPUArray, p?: NormOrd | CondOptions): number | GPUArray;
 export function cond(x: GPUArray, ...args: unknown[]): number | GPUArray {
-  checkReal(x, "cond");
+  checkArray(x, "cond");
   const { p = null } = optionsOf<CondOptions>(
     "cond",
     args,

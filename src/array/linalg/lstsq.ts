@@ -14,14 +14,15 @@ import { optionsOf } from "../core/axis_args.ts";
 import { astype, fill } from "../ops/assign.ts";
 import { max, sum } from "../ops/reductions.ts";
 import { matmul } from "../ops/matmul.ts";
-import { expandDims, reshape, swapaxes } from "../ops/views.ts";
-import { gt, mul, sub } from "../api/elementwise.ts";
+import { expandDims, reshape } from "../ops/views.ts";
+import { realOf } from "../core/dtypes.ts";
+import { abs, gt, mul, sub } from "../api/elementwise.ts";
 import { EPSILON } from "./kernel_text.ts";
 import { arrayLike } from "./lapack.ts";
-import { checkReal, commonType, type LinalgDType } from "./operands.ts";
+import { adjoint, checkArray, commonLuType, type LinalgDType, type LuDType } from "./operands.ts";
 import { reciprocals } from "./rank.ts";
 import { named } from "./results.ts";
-import type { LinalgType } from "./solve.ts";
+import type { LinalgType, LuType } from "./solve.ts";
 import { decompose } from "./svd.ts";
 
 /**
@@ -51,14 +52,14 @@ export interface LstsqOptions {
  */
 export type LstsqResult<D extends DType> =
   & readonly [
-    x: GPUArray<LinalgType<D>>,
+    x: GPUArray<LuType<D>>,
     residuals: GPUArray<LinalgType<D>>,
     rank: number,
     s: GPUArray<LinalgType<D>>,
   ]
   & {
     /** The solution: `[n]` for a vector `b`, else `[n, k]`. */
-    readonly x: GPUArray<LinalgType<D>>;
+    readonly x: GPUArray<LuType<D>>;
     /** `‖b - a·x‖²` per column of `b` (`[1]` for a vector), where `a` has full column rank and more rows than columns; else `[0]`. */
     readonly residuals: GPUArray<LinalgType<D>>;
     /** The rank of `a`. */
@@ -88,8 +89,8 @@ export function lstsq<A extends DType, B extends DType>(
   rcond?: number | null | LstsqOptions,
 ): LstsqResult<ResultType<A, B>>;
 export function lstsq(a: GPUArray, b: GPUArray, ...args: unknown[]): unknown {
-  checkReal(a, "lstsq");
-  checkReal(b, "lstsq");
+  checkArray(a, "lstsq");
+  checkArray(b, "lstsq");
   const options = optionsOf<LstsqOptions>(
     "lstsq",
     args,
@@ -104,9 +105,9 @@ export function lstsq(a: GPUArray, b: GPUArray, ...args: unknown[]): unknown {
       }: a must be a matrix (m × n) and b of shape [m] or [m, k], with m = ${a.shape[0] ?? "a's rows"}`,
     );
   }
-  const dtype = commonType(a, b, "lstsq");
+  const dtype = commonLuType(a, b, "lstsq"), real = realOf(dtype) as LinalgDType;
   const [m, n] = a.shape as [number, number];
-  const rc = options.rcond ?? Math.max(m, n) * EPSILON[dtype];
+  const rc = options.rcond ?? Math.max(m, n) * EPSILON[real];
   if (typeof rc !== "number" || Number.isNaN(rc)) {
     throw new TypeError(`Cannot lstsq with rcond ${String(rc)}: give a number, or null for the default`);
   }
@@ -116,17 +117,17 @@ export function lstsq(a: GPUArray, b: GPUArray, ...args: unknown[]): unknown {
   const k = rhs.shape[1]!;
   const { u, s, vh } = decompose(a, true, false, true, "lstsq");
   using _u = u!, _vh = vh!;
-  let x: GPUArray<LinalgDType>, rank = 0;
+  let x: GPUArray<LuDType>, rank = 0;
   if (Math.min(m, n) === 0) {
     x = fill(arrayLike(a, [n, k], dtype), 0);
   } else {
     using inverse = reciprocals(s, s, rc);
     using scale = expandDims(inverse, -1);
-    using ut = swapaxes(u!, -1, -2);
+    using ut = adjoint(u!);
     using projected = matmul(ut, rhs);
     using scaled = mul(projected, scale);
-    using v = swapaxes(vh!, -1, -2);
-    x = matmul(v, scaled) as GPUArray<LinalgDType>;
+    using v = adjoint(vh!);
+    x = matmul(v, scaled) as GPUArray<LuDType>;
     using largest = max(s, -1, { keepdims: true });
     using cutoff = mul(largest, rc);
     using above = gt(s, cutoff);
@@ -137,10 +138,11 @@ export function lstsq(a: GPUArray, b: GPUArray, ...args: unknown[]): unknown {
     using cast = astype(a, dtype);
     using fitted = matmul(cast, x);
     using r = sub(rhs, fitted);
-    using squares = mul(r, r);
+    using magnitudes = abs(r);
+    using squares = mul(magnitudes, magnitudes);
     residuals = sum(squares, 0) as GPUArray<LinalgDType>;
   } else {
-    residuals = arrayLike(a, [0], dtype);
+    residuals = arrayLike(a, [0], real);
   }
   if (b.ndim === 1) {
     using view = reshape(x, [n]);

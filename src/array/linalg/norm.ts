@@ -163,15 +163,13 @@ export function norm(x: GPUArray, ...args: unknown[]): number | GPUArray {
     );
   }
   const kind = DTYPES[x.dtype].kind;
-  if (kind === "complex" && axes.length === 2 && (ord === 2 || ord === -2 || ord === "nuc")) {
-    throw new TypeError(
-      `Cannot norm ${x.dtype} matrices with ord ${
-        typeof ord === "string" ? `"${ord}"` : ord
-      }: it needs their singular values, and ga.linalg.svd factors real matrices; the other ords take complex matrices`,
-    );
-  }
   // The norms other than those of singular values depend on the elements' magnitudes only (NumPy's).
-  using float = kind === "float" ? undefined : kind === "complex" ? abs(x) : astype(x, "float64");
+  const singular = axes.length === 2 && (ord === 2 || ord === -2 || ord === "nuc");
+  using float = kind === "float" || (kind === "complex" && singular)
+    ? undefined
+    : kind === "complex"
+    ? abs(x)
+    : astype(x, "float64");
   const a = float ?? x;
   let out: GPUArray;
   if (axes.length === 1) {

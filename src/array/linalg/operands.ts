@@ -10,7 +10,8 @@
 import { type DType, DTYPES } from "../../kernel/dtype.ts";
 import { GPUArray } from "../core/gpuarray.ts";
 import { showShape } from "../core/layout.ts";
-import { resultType } from "../core/dtypes.ts";
+import { realOf, resultType } from "../core/dtypes.ts";
+import { conj } from "../api/elementwise.ts";
 import { astype } from "../ops/assign.ts";
 import { broadcastTo, swapaxes } from "../ops/views.ts";
 
@@ -30,17 +31,7 @@ export interface CheckOptions {
   readonly check?: boolean;
 }
 
-/** Throws unless `a` is a GPUArray of real numbers (`ga.linalg` factors real matrices). */
-export function checkReal(a: unknown, what: string): asserts a is GPUArray {
-  checkArray(a, what);
-  if (a.dtype === "complex64" || a.dtype === "complex128") {
-    throw new TypeError(
-      `Cannot ${what} a ${a.dtype} array: ga.linalg factors real matrices (float32, float64)`,
-    );
-  }
-}
-
-/** Throws unless `a` is a GPUArray (of any dtype: the LU family takes complex matrices too). */
+/** Throws unless `a` is a GPUArray (of any dtype: real matrices, and complex ones). */
 export function checkArray(a: unknown, what: string): asserts a is GPUArray {
   if (!(a instanceof GPUArray)) {
     throw new TypeError(`Cannot ${what} ${a === null ? "null" : typeof a}: pass a GPUArray`);
@@ -100,12 +91,6 @@ export function linalgType(a: GPUArray, dtype: DType, what: string): LinalgDType
     );
   }
   return "float64";
-}
-
-/** The dtype two operands compute in together (NumPy's common type, then {@link linalgType}). */
-export function commonType(a: GPUArray, b: GPUArray, what: string): LinalgDType {
-  sameBackend(a, b, what);
-  return linalgType(a, resultType(a.dtype, b.dtype), what);
 }
 
 /**
@@ -174,6 +159,17 @@ export function rowMajorCopy<D extends LuDType>(
   }
   using b = broadcastTo(a, [...batch, ...a.shape.slice(-2)]);
   return astype(b, dtype);
+}
+
+/**
+ * The conjugate transposes of `a`'s matrices (`aᴴ`, NumPy's `a.mT.conj()`): a view of the swapped
+ * axes for real matrices, a new array for complex ones.
+ */
+export function adjoint(a: GPUArray): GPUArray {
+  const t = swapaxes(a, -1, -2);
+  if (realOf(a.dtype) === a.dtype) return t;
+  using _t = t;
+  return conj(t);
 }
 
 /** Whether the check of `options` is on (the default). */

@@ -10,24 +10,27 @@ import type { GPUArray } from "../core/gpuarray.ts";
 import { optionsOf } from "../core/axis_args.ts";
 import { any, max, sum } from "../ops/reductions.ts";
 import { matmul } from "../ops/matmul.ts";
-import { expandDims, swapaxes } from "../ops/views.ts";
+import { expandDims } from "../ops/views.ts";
+import { realOf } from "../core/dtypes.ts";
 import { where } from "../ops/ufunc.ts";
 import { abs, div, gt, mul, ne } from "../api/elementwise.ts";
 import { EPSILON } from "./kernel_text.ts";
 import { decompose, svdvals } from "./svd.ts";
 import { eigh, eigvalsh } from "./eigh.ts";
 import {
+  adjoint,
+  checkArray,
   checking,
   type CheckOptions,
-  checkReal,
   flag,
   type LinalgDType,
-  linalgType,
+  type LuDType,
+  luType,
   matrixShape,
 } from "./operands.ts";
 import { arrayLike } from "./lapack.ts";
 import { fill } from "../ops/assign.ts";
-import type { LinalgType } from "./solve.ts";
+import type { LuType } from "./solve.ts";
 
 /**
  * Options of {@link pinv}.
@@ -100,9 +103,9 @@ export function pinv<D extends DType>(
   a: GPUArray<D>,
   rcond?: number | PinvOptions,
   options?: PinvOptions,
-): GPUArray<LinalgType<D>>;
+): GPUArray<LuType<D>>;
 export function pinv(a: GPUArray, ...args: unknown[]): GPUArray {
-  checkReal(a, "pinv");
+  checkArray(a, "pinv");
   const options = optionsOf<PinvOptions>(
     "pinv",
     args,
@@ -112,11 +115,11 @@ export function pinv(a: GPUArray, ...args: unknown[]): GPUArray {
   );
   const hermitian = flag(options.hermitian, "hermitian"), check = checking(options);
   const { batch, m, n } = matrixShape(a, "pinv", hermitian);
-  const dtype = linalgType(a, a.dtype, "pinv");
+  const dtype = luType(a, a.dtype, "pinv"), eps = EPSILON[realOf(dtype) as LinalgDType];
   let rcond = number(options.rcond, "rcond", "pinv");
   if (options.rtol !== undefined) {
     if (rcond !== undefined) throw new TypeError("Cannot pinv with both rcond and rtol: give one");
-    rcond = options.rtol === null ? Math.max(m, n) * EPSILON[dtype] : number(options.rtol, "rtol", "pinv");
+    rcond = options.rtol === null ? Math.max(m, n) * eps : number(options.rtol, "rtol", "pinv");
   }
   rcond ??= 1e-15;
   if (Math.min(m, n) === 0) return fill(arrayLike(a, [...batch, n, m], dtype), 0);
@@ -127,17 +130,17 @@ export function pinv(a: GPUArray, ...args: unknown[]): GPUArray {
     using inverse = reciprocals(w, magnitudes, rcond);
     using row = expandDims(inverse, -2);
     using scaled = mul(v, row);
-    using vt = swapaxes(v, -1, -2);
-    return matmul(scaled, vt) as GPUArray<LinalgDType>;
+    using vt = adjoint(v);
+    return matmul(scaled, vt) as GPUArray<LuDType>;
   }
   const { u, s, vh } = decompose(a, true, false, check, "pinv");
   using _u = u!, _s = s, _vh = vh!;
   using inverse = reciprocals(s, s, rcond);
   using row = expandDims(inverse, -2);
-  using v = swapaxes(vh!, -1, -2);
+  using v = adjoint(vh!);
   using scaled = mul(v, row);
-  using ut = swapaxes(u!, -1, -2);
-  return matmul(scaled, ut) as GPUArray<LinalgDType>;
+  using ut = adjoint(u!);
+  return matmul(scaled, ut) as GPUArray<LuDType>;
 }
 
 /**
@@ -161,7 +164,7 @@ export function matrixRank(
   options?: MatrixRankOptions,
 ): number | GPUArray<"int64">;
 export function matrixRank(a: GPUArray, ...args: unknown[]): number | GPUArray<"int64"> {
-  checkReal(a, "matrixRank");
+  checkArray(a, "matrixRank");
   const options = optionsOf<MatrixRankOptions>(
     "matrixRank",
     args,
@@ -179,7 +182,7 @@ export function matrixRank(a: GPUArray, ...args: unknown[]): number | GPUArray<"
     return any(nonzero) ? 1 : 0;
   }
   const { m, n } = matrixShape(a, "matrixRank", hermitian);
-  const dtype = linalgType(a, a.dtype, "matrixRank");
+  const eps = EPSILON[realOf(luType(a, a.dtype, "matrixRank")) as LinalgDType];
   let values: GPUArray;
   if (hermitian) {
     using w = eigvalsh(a, { check });
@@ -195,7 +198,7 @@ export function matrixRank(a: GPUArray, ...args: unknown[]): number | GPUArray<"
     above = gt(values, 0);
   } else {
     using largest = max(values, -1, { keepdims: true });
-    using cutoff = mul(largest, rtol ?? Math.max(m, n) * EPSILON[dtype]);
+    using cutoff = mul(largest, rtol ?? Math.max(m, n) * eps);
     above = gt(values, cutoff);
   }
   using _above = above;
