@@ -45,8 +45,7 @@ export interface CholeskyOptions extends CheckOptions {
  * The Cholesky factor of a symmetric (Hermitian) positive-definite matrix, or of each of a batch
  * (NumPy's `cholesky`): lower triangular `L` with `a = L·Lᴴ`, read from `a`'s lower triangle (the
  * other is not read), or with `{ upper: true }` the upper `U` with `a = Uᴴ·U` from the upper triangle
- * (ᴴ is ᵀ for real matrices). float32 for float32, complex64 and complex128 as they are (on the own
- * kernels on every backend), else float64.
+ * (ᴴ is ᵀ for real matrices). float32 for float32, complex64 and complex128 as they are, else float64.
  *
  * @throws {LinAlgError} where a matrix is not positive definite, naming the first in a batch and the
  * order of its leading minor that is not; with `{ check: false }` nothing is read back and such a

@@ -58,8 +58,7 @@ const MODES: readonly QrMode[] = ["reduced", "complete", "r"];
  * The QR factorization `a = Q·R` of a matrix, or of each of a batch (NumPy's `qr`): Q with orthonormal
  * columns, R upper triangular, R's diagonal of either sign (LAPACK's: Householder reflectors). The mode
  * is given by position (`qr(a, "complete")`) or as `{ mode }`; mode `"r"` returns R alone. float32 for
- * float32, complex64 and complex128 as they are (Q unitary, R's diagonal real, on the own kernels on
- * every backend), else float64.
+ * float32, complex64 and complex128 as they are (Q unitary, R's diagonal real), else float64.
  *
  * @throws {RangeError} for fewer than 2 dimensions or an unknown mode (NumPy's `"raw"` is not offered).
  * @example

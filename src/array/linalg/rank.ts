@@ -89,7 +89,7 @@ export function reciprocals(values: GPUArray, magnitudes: GPUArray, tolerance: n
  * The Moore–Penrose pseudo-inverse of a matrix, or of each of a batch (NumPy's `pinv`): `V·S⁺·Uᵀ`
  * from the SVD, singular values up to `rcond` (by position, or in the options) times the largest
  * taken as zero. With `hermitian: true` the matrices are taken as symmetric (their lower triangle)
- * and decomposed with `eigh`. float32 for float32, else float64.
+ * and decomposed with `eigh`. float32 for float32, complex64 and complex128 as they are, else float64.
  *
  * @throws {LinAlgError} where a decomposition did not converge; `{ check: false }` skips that read.
  * @throws {RangeError} for fewer than 2 dimensions, or non-square matrices with `hermitian`.

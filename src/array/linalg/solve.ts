@@ -74,8 +74,7 @@ export function rowMajor<D extends DType>(w: GPUArray<D>): GPUArray<D> {
  * (`[..., n, n]`); `b` is a vector (`[n]`, solved against every matrix) or a batch of matrices
  * (`[..., n, k]`, each column a right-hand side), the batch axes broadcasting as NumPy's do. The result
  * has `b`'s shape with the broadcast batch, in float32 for float32 operands, complex64 or complex128
- * where either is complex (NumPy's promotion), and float64 otherwise. Complex systems run on the own
- * LU kernels on every backend (cuSOLVER's complex routines are not bound).
+ * where either is complex (NumPy's promotion), and float64 otherwise.
  *
  * @throws {LinAlgError} where a matrix is singular (exactly, in its LU factorization), naming the first
  * in a batch; with `{ check: false }` nothing is read back and such a solution is inf or NaN.

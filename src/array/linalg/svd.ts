@@ -218,7 +218,8 @@ function empty(
  * `svd`): S descending and non-negative, U and Vh with orthonormal columns and rows (m × m and n × n,
  * or with `fullMatrices: false` m × k and k × n, k = min(m, n)). `fullMatrices` and `computeUv` are
  * given by NumPy's positions (`svd(a, false)`) or as options; with `computeUv: false` the result is S
- * alone. float32 for float32, else float64. Singular vectors of equal singular values are any basis of
+ * alone. S is real (float32 for float32 and complex64, else float64), U and Vh complex for complex
+ * matrices (`a = U·diag(S)·Vh`, Vh the conjugate transpose of V). Singular vectors of equal singular values are any basis of
  * their space, as LAPACK's.
  *
  * @throws {LinAlgError} where the iterations did not converge (NaN or infinity in a matrix), naming the
