@@ -184,10 +184,14 @@ ${target.kernelHead} ${name}(${target.pointerParam(dtype, "out")}, ${
  * The integers kernel of `dtype`: `out[e] = low + x` with `x` uniform in `[0, span]`: `span` below
  * 2^32 where `wide` is false (four numbers a thread), any `span` where it is true (two a thread). The
  * count a thread writes is a constant, so its loop unrolls and the block's words stay in registers.
+ * The numbers go out through local memory, so that a work-group of `block` threads stores its
+ * elements in order, each store a contiguous run over the threads (a thread's own run of four 8-byte
+ * numbers, stored directly, reached 0.74× the write bandwidth on an H100).
  */
-export function integersSource(dialect: Dialect, dtype: DType, wide: boolean): Source {
+export function integersSource(dialect: Dialect, dtype: DType, wide: boolean, block: number): Source {
   const target = targetOf(dialect);
   const u = target.cType("uint32"), ul = target.cType("uint64"), ix = target.indexType;
+  const { local, group } = target.threadIds;
   const name = `cudeno_gen_integers_${dtype}`;
   const per = wide ? 2 : 4;
   const draw = wide
@@ -226,23 +230,26 @@ export function integersSource(dialect: Dialect, dtype: DType, wide: boolean): S
       x = m >> 32;
     }`;
   const source = `${head(dialect, [dtype])}
-${target.vectorTypes([dtype])}
 ${streamSource(dialect, [])}
 ${target.kernelHead} ${name}(${target.pointerParam(dtype, "out")}, ${
     commonParams(dialect, "n")
   }, ${ix} low, ${ul} span) {
+  ${target.sharedArray(dtype, "stage", block * per)}
   ${SHIFT}
   const ${ix} t = ${threadIndex(dialect)};
   const ${ix} e0 = t * ${per};
-  if (e0 >= n) return;
   ${blockStatements(dialect, `base + (${ul})t`, "0u")}
-  ${target.cType(dtype)} v[${per}];
   ${target.unroll("  ").trimStart()}for (int j = 0; j < ${per}; j++) {
     ${ul} x;
     ${draw}
-    v[j] = ${target.castTo(`(${ix})((${ul})low + x)`, dtype)};
+    stage[${local} * ${per} + j] = ${target.castTo(`(${ix})((${ul})low + x)`, dtype)};
   }
-  ${store(dialect, dtype, per, "e0")}
+  ${target.barrier}
+  const ${ix} first = (${ix})${group} * ${block * per};
+  ${target.unroll("  ").trimStart()}for (int k = 0; k < ${per}; k++) {
+    const int at = k * ${block} + ${local};
+    if (first + at < n) out[first + at] = stage[at];
+  }
 }`;
   return { name, source };
 }

@@ -143,7 +143,7 @@ export function drawIntegers(
   const counters = reserve(state, out.size, backend);
   const kernel = backend.kernel(
     `generator:integers:${dtype}:${wide ? "wide" : "narrow"}`,
-    () => integersSource(backend.dialect, dtype, wide),
+    () => integersSource(backend.dialect, dtype, wide, BLOCK),
   );
   kernel.launch(grid(threads), [out.buffer, out.size, ...counters, low, span]);
   return out;
