@@ -107,26 +107,18 @@ function handleOn(context: Context, stream: Stream | undefined): SolverHandle {
   return known;
 }
 
-/** The `cudaDataType` of each dtype cuSOLVER takes here. */
-const DATA_TYPES: Partial<Record<DType, number>> = {
-  float32: CUDA_R_32F,
-  float64: CUDA_R_64F,
-  complex64: CUDA_C_32F,
-  complex128: CUDA_C_64F,
+/**
+ * The `cudaDataType` of each dtype cuSOLVER takes here (`Solver.dtypes`), then that of its real part
+ * (eigenvalues, singular values) and the part's size.
+ */
+const DATA_TYPES: Partial<Record<DType, readonly [number, number, number]>> = {
+  float32: [CUDA_R_32F, CUDA_R_32F, 4],
+  float64: [CUDA_R_64F, CUDA_R_64F, 8],
+  complex64: [CUDA_C_32F, CUDA_R_32F, 4],
+  complex128: [CUDA_C_64F, CUDA_R_64F, 8],
 };
-
-/** The `cudaDataType` of a dtype cuSOLVER takes here. */
-function dataType(dtype: DType): number {
-  const t = DATA_TYPES[dtype];
-  if (t === undefined) throw new Error(`cudeno internal error: a ${dtype} job for cuSOLVER`);
-  return t;
-}
-
-/** The real dtype of `dtype`'s eigenvalues and singular values, and its `cudaDataType`. */
-function realOf(dtype: DType): [number, number] {
-  const real = dtype === "complex64" ? "float32" : dtype === "complex128" ? "float64" : dtype;
-  return [dataType(real), DTYPES[real].size];
-}
+const dataType = (dtype: DType): number => DATA_TYPES[dtype]![0];
+const realOf = (dtype: DType): [number, number] => [DATA_TYPES[dtype]![1], DATA_TYPES[dtype]![2]];
 
 const address = (x: BackendBuffer, elements: number, itemsize: number): bigint =>
   (x as DeviceAllocation).ptr + BigInt(elements * itemsize);
