@@ -180,7 +180,7 @@ function productError(a: C[][], b: C[][], c?: C[][]): number {
       for (let k = 0; k < b.length; k++) {
         s = [s[0] + mul(a[i]![k]!, b[k]![j]!)[0], s[1] + mul(a[i]![k]!, b[k]![j]!)[1]];
       }
-      const want = c?.[i]![j]! ?? [i === j ? 1 : 0, 0];
+      const want: C = c === undefined ? [i === j ? 1 : 0, 0] : c[i]![j]!;
       worst = Math.max(worst, Math.hypot(s[0] - want[0], s[1] - want[1]));
     }
   }
