@@ -25,7 +25,10 @@ import {
   matrixShape,
   rowMajorCopy,
 } from "./operands.ts";
-import type { LuType } from "./solve.ts";
+import { type LuType, solve } from "./solve.ts";
+import { matmul } from "../ops/matmul.ts";
+import type { Vjp } from "../grad/tape.ts";
+import { differentiated, mT, tracked } from "./gradient.ts";
 
 /**
  * Options of {@link cholesky}.
@@ -63,6 +66,10 @@ export function cholesky(a: GPUArray, ...args: unknown[]): GPUArray {
   checkArray(a, "cholesky");
   const options = optionsOf<CholeskyOptions>("cholesky", args, [], ["upper", "check"], "{ upper: true }");
   const upper = flag(options.upper, "upper"), check = checking(options);
+  if (tracked(a)) {
+    const again = () => cholesky(a, options);
+    return differentiated("cholesky", [a], again, (factor) => [[factor, choleskyVjp(factor, upper)]]);
+  }
   matrixShape(a, "cholesky", true);
   const dtype = luType(a, a.dtype, "cholesky");
   if (check) {
@@ -96,4 +103,18 @@ export function cholesky(a: GPUArray, ...args: unknown[]): GPUArray {
   } finally {
     factor.free();
   }
+}
+
+/**
+ * The rule of the Cholesky factor (Murray 2016, as PyTorch's): with `P = Φ(Lᵀ·L̄)` (the lower triangle,
+ * symmetrized with its diagonal halved), `ā = L⁻ᵀ·P·L⁻¹`, symmetric as `a` is.
+ */
+function choleskyVjp(factor: GPUArray, upper: boolean): Vjp {
+  return (g) => {
+    const l = upper ? mT(factor) : factor, gl = upper ? mT(g) : g;
+    const lower = tril(matmul(mT(l), gl));
+    const p = lower.add(mT(tril(lower, -1))).mul(0.5);
+    const left = solve(mT(l), p, { check: false });
+    return [mT(solve(mT(l), mT(left), { check: false }))];
+  };
 }

@@ -16,6 +16,7 @@ import { checkArray, matrixShape } from "./operands.ts";
 import { norm, type NormOrd } from "./norm.ts";
 import { inv } from "./solve.ts";
 import { svdvals } from "./svd.ts";
+import { isTracked } from "../grad/tape.ts";
 
 /**
  * Options of {@link cond}.
@@ -86,7 +87,7 @@ export function cond(x: GPUArray, ...args: unknown[]): number | GPUArray {
   using singular = logicalAnd(nan, clean);
   try {
     const fixed = where(singular, Infinity, r);
-    if (fixed.ndim > 0) return fixed;
+    if (fixed.ndim > 0 || isTracked(x)) return fixed;
     const value = fixed.item() as number;
     fixed.free();
     return value;

@@ -9,15 +9,19 @@
 import type { DType } from "../../kernel/dtype.ts";
 import type { GPUArray } from "../core/gpuarray.ts";
 import { linearFill } from "../ops/assign.ts";
-import { diagonal } from "../ops/views.ts";
+import { diagonal, expandDims } from "../ops/views.ts";
 import { prod, sum } from "../ops/reductions.ts";
 import { abs, log, ne, neg, remainder, sign } from "../api/elementwise.ts";
 import { where } from "../ops/ufunc.ts";
 import { arrayLike, luFactor } from "./lapack.ts";
 import { checkArray, type LuDType, luType, matrixShape, rowMajorCopy } from "./operands.ts";
-import type { LinalgType, LuType } from "./solve.ts";
+import { inv, type LinalgType, type LuType } from "./solve.ts";
+import { differentiated, mT, tracked } from "./gradient.ts";
 
-/** A value per matrix: a host number for one matrix, an array of the batch's shape for a batch. */
+/**
+ * A value per matrix: a host number for one matrix, an array of the batch's shape for a batch (and a
+ * 0-d array for one matrix inside a differentiated function, so the gradient flows).
+ */
 type PerMatrix<D extends DType, R extends DType = LuType<D>> =
   | (R extends "complex64" | "complex128" ? [number, number] : number)
   | GPUArray<R>;
@@ -79,7 +83,8 @@ function perMatrix<D extends DType, R extends DType = LuType<D>>(x: GPUArray): P
 /**
  * The determinant of a square matrix (a host number), or of each of a batch (an array of the batch's
  * shape), as NumPy's `det`: 0 for a singular matrix (no error). float32 for float32, complex64 and
- * complex128 as they are (a single one as `[re, im]`), else float64.
+ * complex128 as they are (a single one as `[re, im]`), else float64. Inside a differentiated function
+ * the result is an array (0-d for one matrix), whose gradient is `det·a⁻ᵀ`.
  *
  * @throws {RangeError} for fewer than 2 dimensions or matrices that are not square.
  * @example
@@ -90,14 +95,27 @@ function perMatrix<D extends DType, R extends DType = LuType<D>>(x: GPUArray): P
  * ```
  */
 export function det<D extends DType>(a: GPUArray<D>): PerMatrix<D> {
+  if (tracked(a)) {
+    const d = differentiated("det", [a], () => detOf(a), (d) => [[d, (g) => [inverseScaled(a, g.mul(d))]]]);
+    return d as GPUArray<LuType<D>>;
+  }
+  return perMatrix(detOf(a));
+}
+
+function detOf(a: GPUArray): GPUArray {
   const f = factored(a, "det");
   try {
     using p = prod(f.diag, -1);
     using negated = neg(p);
-    return perMatrix(where(f.odd, negated, p));
+    return where(f.odd, negated, p);
   } finally {
     f.free();
   }
+}
+
+/** `a⁻ᵀ` times `s`, a value per matrix: the gradient of `log|det a|` scaled (det's and slogdet's rule). */
+function inverseScaled(a: GPUArray, s: GPUArray): GPUArray {
+  return mT(inv(a, { check: false })).mul(expandDims(expandDims(s, -1), -1));
 }
 
 /**
@@ -113,6 +131,18 @@ export function det<D extends DType>(a: GPUArray<D>): PerMatrix<D> {
  * ```
  */
 export function slogdet<D extends DType>(a: GPUArray<D>): SlogdetResult<D> {
+  if (tracked(a)) {
+    // The sign is piecewise constant: no gradient flows through it.
+    return differentiated("slogdet", [a], () => slogdetOf(a), (r) => [
+      [r.sign, () => []],
+      [r.logabsdet, (g) => [inverseScaled(a, g)]],
+    ]) as SlogdetResult<D>;
+  }
+  const { sign, logabsdet } = slogdetOf(a);
+  return { sign: perMatrix(sign), logabsdet: perMatrix<D, LinalgType<D>>(logabsdet) };
+}
+
+function slogdetOf(a: GPUArray): { sign: GPUArray; logabsdet: GPUArray } {
   const f = factored(a, "slogdet");
   try {
     using signs = sign(f.diag);
@@ -120,10 +150,7 @@ export function slogdet<D extends DType>(a: GPUArray<D>): SlogdetResult<D> {
     using negated = neg(s);
     using magnitudes = abs(f.diag);
     using logs = log(magnitudes);
-    return {
-      sign: perMatrix(where(f.odd, negated, s)),
-      logabsdet: perMatrix<D, LinalgType<D>>(sum(logs, -1)),
-    };
+    return { sign: where(f.odd, negated, s), logabsdet: sum(logs, -1) };
   } finally {
     f.free();
   }

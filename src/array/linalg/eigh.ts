@@ -11,7 +11,11 @@ import type { DType } from "../../kernel/dtype.ts";
 import type { GPUArray } from "../core/gpuarray.ts";
 import { optionsOf } from "../core/axis_args.ts";
 import { realOf } from "../core/dtypes.ts";
+import { matmul } from "../ops/matmul.ts";
+import { expandDims } from "../ops/views.ts";
+import type { Vjp } from "../grad/tape.ts";
 import { checkInfo } from "./errors.ts";
+import { differentiated, eyeLike, mT, tracked } from "./gradient.ts";
 import { eigFactor } from "./lapack.ts";
 import {
   adjoint,
@@ -81,7 +85,14 @@ function eigen(
     );
   }
   const check = checking(options);
-  matrixShape(a, what, true);
+  const { n } = matrixShape(a, what, true);
+  if (tracked(a)) {
+    const both = differentiated(what, [a], () => eigen(a, args, true, what), ({ values, vectors: v }) => [
+      [values, (g) => [matmul(v!.mul(expandDims(g, -2)), mT(v!))]],
+      ...(vectors ? [[v!, eigenvectorsVjp(values, v!, n)] as const] : []),
+    ]);
+    return vectors ? both : { values: both.values };
+  }
   const dtype = luType(a, a.dtype, what);
   if (check) {
     a.backend.checkHostRead(
@@ -111,13 +122,28 @@ function eigen(
 }
 
 /**
+ * The rule of a symmetric matrix's eigenvectors V (eigenvalues w): with `S` the skew part of `Vᵀ·V̄`,
+ * `ā = V·(S / E)·Vᵀ`, `E_ij = w_j - w_i` (PyTorch's; equal eigenvalues give inf or NaN, as there).
+ */
+function eigenvectorsVjp(w: GPUArray, v: GPUArray, n: number): Vjp {
+  return (g) => {
+    const x = matmul(mT(v), g);
+    const skew = x.sub(mT(x)).mul(0.5);
+    const gaps = expandDims(w, -2).sub(expandDims(w, -1)).add(eyeLike(w, n));
+    return [matmul(matmul(v, skew.div(gaps)), mT(v))];
+  };
+}
+
+/**
  * The eigenvalues (ascending, real) and eigenvectors (the columns of the second result, orthonormal)
  * of a real symmetric or complex Hermitian matrix, or of each of a batch (NumPy's `eigh`). Only the
  * lower triangle is read, or the upper one with `UPLO: "U"` (by position, `eigh(a, "U")`, or in the
  * options), and the imaginary parts of the diagonal are not. Eigenvalues are float32 for float32 and
  * complex64, else float64; eigenvectors complex64 or complex128 for complex matrices. Eigenvectors of
  * equal eigenvalues are any orthonormal basis of their space, and each vector's sign (or phase) is
- * LAPACK's (or the Jacobi kernel's): compare `v·diag(w)·vᴴ` with `a`, not the vectors.
+ * LAPACK's (or the Jacobi kernel's): compare `v·diag(w)·vᴴ` with `a`, not the vectors. The gradient
+ * (of real matrices) is PyTorch's: symmetric, as if both triangles were read, and inf or NaN through
+ * the eigenvectors of equal eigenvalues.
  *
  * @throws {LinAlgError} where the iterations did not converge (NaN or infinity in a matrix), naming the
  * first in a batch; `{ check: false }` skips that read.

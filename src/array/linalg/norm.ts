@@ -17,6 +17,7 @@ import { max, min, sum } from "../ops/reductions.ts";
 import { moveaxis, reshape } from "../ops/views.ts";
 import { abs, ne, pow } from "../api/elementwise.ts";
 import { checkArray } from "./operands.ts";
+import { isTracked } from "../grad/tape.ts";
 import { svdvals } from "./svd.ts";
 
 /** NumPy's `ord`s: a number (`Infinity` and `-Infinity` included), `"fro"` or `"nuc"`, or null for the 2-norm. */
@@ -183,7 +184,8 @@ export function norm(x: GPUArray, ...args: unknown[]): number | GPUArray {
     }
     out = matrixNorm(a, ord ?? "fro", axes[0]!, axes[1]!, keepdims);
   }
-  if (out.ndim > 0 || keepdims) return out;
+  // Inside a differentiation a norm stays an array, so the gradient flows.
+  if (out.ndim > 0 || keepdims || isTracked(x)) return out;
   const value = out.item() as number;
   out.free();
   return value;

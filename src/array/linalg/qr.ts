@@ -11,11 +11,15 @@ import type { GPUArray } from "../core/gpuarray.ts";
 import { optionsOf } from "../core/axis_args.ts";
 import { assign } from "../ops/assign.ts";
 import { slice, swapaxes } from "../ops/views.ts";
-import { triu } from "../routines/matrices.ts";
+import { matmul } from "../ops/matmul.ts";
+import { tril, triu } from "../routines/matrices.ts";
+import { concatenate } from "../routines/join.ts";
+import type { GradOps } from "../grad/tape.ts";
+import { differentiated, mT, tracked, undefinedGradient } from "./gradient.ts";
 import { arrayLike, qrFactor, qrForm } from "./lapack.ts";
 import { checkArray, columnMajorCopy, type LuDType, luType, matrixShape } from "./operands.ts";
 import { named } from "./results.ts";
-import { type LuType, rowMajor } from "./solve.ts";
+import { type LuType, rowMajor, solve } from "./solve.ts";
 
 /** What {@link qr} computes: both factors of the reduced or the complete form, or R alone. */
 export type QrMode = "reduced" | "complete" | "r";
@@ -92,6 +96,7 @@ export function qr(a: GPUArray, ...args: unknown[]): unknown {
     throw new RangeError(`Cannot qr with mode "${mode}": give "reduced", "complete" or "r"`);
   }
   const { m, n } = matrixShape(a, "qr", false);
+  if (tracked(a)) return differentiatedQr(a, mode, m, n);
   const k = Math.min(m, n);
   using w = columnMajorCopy(a, luType(a, a.dtype, "qr"));
   using tau = qrFactor(w);
@@ -118,4 +123,66 @@ export function qr(a: GPUArray, ...args: unknown[]): unknown {
   } finally {
     if (q !== w) q.free();
   }
+}
+
+/**
+ * `qr` of a tracked `a`: both factors, each reported with its rule. Q of the complete form of a tall
+ * matrix has columns no gradient determines, so a gradient reaching it is an error (as in PyTorch).
+ */
+function differentiatedQr(a: GPUArray, mode: QrMode, m: number, n: number): unknown {
+  const [q, r] = differentiated("qr", [a], () => qr(a, mode === "r" ? "reduced" : mode), ([q, r]) => {
+    if (mode !== "complete" || m <= n) {
+      return [[q, (g, c) => [qrBackward(a, q, r, g, undefined, c.ops)]], [r, (g, c) => [
+        qrBackward(a, q, r, undefined, g, c.ops),
+      ]]];
+    }
+    const qReduced = slice(q, "...", [], [0, n]), rTop = slice(r, "...", [0, n], []);
+    return [
+      [
+        q,
+        undefinedGradient(
+          'Cannot differentiate Q of qr(a, "complete") for a matrix with more rows than columns: its last columns are not determined by a; use mode "reduced"',
+        ),
+      ],
+      [r, (g, c) => [qrBackward(a, qReduced, rTop, undefined, slice(g, "...", [0, n], []), c.ops)]],
+    ];
+  });
+  return mode === "r" ? r : named([q, r] as const, { Q: q, R: r });
+}
+
+/**
+ * The gradient of `a = Q·R` (reduced) from those of Q and R (Liao et al. 2019, as PyTorch's): for
+ * m ≥ n, with `M = R·R̄ᵀ - Q̄ᵀ·Q`, `ā = (Q̄ + Q·copyltu(M))·R⁻ᵀ`; a wide `a = [X | Y]` is `X = Q·R₁`
+ * with `Y = Q·R₂`.
+ */
+function qrBackward(
+  a: GPUArray,
+  q: GPUArray,
+  r: GPUArray,
+  gq: GPUArray | undefined,
+  gr: GPUArray | undefined,
+  ops: GradOps,
+): GPUArray {
+  const [m, n] = a.shape.slice(-2) as [number, number];
+  if (m >= n) return tallBackward(q, r, gq, gr);
+  const y = slice(a, "...", [], [m, n]);
+  const gr2 = gr && slice(gr, "...", [], [m, n]);
+  const gqx = gr2 === undefined ? gq : gq === undefined ? matmul(y, mT(gr2)) : gq.add(matmul(y, mT(gr2)));
+  const gx = tallBackward(q, slice(r, "...", [], [0, m]), gqx, gr && slice(gr, "...", [], [0, m]));
+  const gy = gr2 === undefined ? ops.zeros([...gx.shape.slice(0, -1), n - m], gx.dtype) : matmul(q, gr2);
+  return concatenate([gx, gy], -1);
+}
+
+function tallBackward(
+  q: GPUArray,
+  r: GPUArray,
+  gq: GPUArray | undefined,
+  gr: GPUArray | undefined,
+): GPUArray {
+  const fromR = gr && matmul(r, mT(gr));
+  const fromQ = gq && matmul(mT(gq), q);
+  const mm = fromR === undefined ? fromQ!.neg() : fromQ === undefined ? fromR : fromR.sub(fromQ);
+  const copied = tril(mm).add(mT(tril(mm, -1)));
+  const b = gq === undefined ? matmul(q, copied) : gq.add(matmul(q, copied));
+  return mT(solve(r, mT(b), { check: false }));
 }

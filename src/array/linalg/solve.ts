@@ -11,7 +11,10 @@ import type { GPUArray } from "../core/gpuarray.ts";
 import { broadcastShapes, showShape } from "../core/layout.ts";
 import { optionsOf } from "../core/axis_args.ts";
 import { fill } from "../ops/assign.ts";
-import { diagonal, expandDims, reshape, swapaxes } from "../ops/views.ts";
+import { diagonal, expandDims, reshape, squeeze, swapaxes } from "../ops/views.ts";
+import { matmul } from "../ops/matmul.ts";
+import type { Vjp } from "../grad/tape.ts";
+import { differentiated, mT, tracked } from "./gradient.ts";
 import { checkInfo, type Failure } from "./errors.ts";
 import { arrayLike, luFactor, luSolve } from "./lapack.ts";
 import {
@@ -96,6 +99,10 @@ export function solve<A extends DType, B extends DType>(
 export function solve(a: GPUArray, b: GPUArray, ...args: unknown[]): GPUArray {
   checkArray(a, "solve");
   checkArray(b, "solve");
+  if (tracked(a, b)) {
+    const again = () => solve(a, b, ...(args as [CheckOptions?]));
+    return differentiated("solve", [a, b], again, (x) => [[x, solveVjp(a, b.ndim === 1, x)]]);
+  }
   const check = checking(checkOptionsOf("solve", args));
   const { batch: aBatch, n } = matrixShape(a, "solve", true);
   const dtype = commonLuType(a, b, "solve");
@@ -150,6 +157,10 @@ export function solve(a: GPUArray, b: GPUArray, ...args: unknown[]): GPUArray {
 export function inv<D extends DType>(a: GPUArray<D>, options?: CheckOptions): GPUArray<LuType<D>>;
 export function inv(a: GPUArray, ...args: unknown[]): GPUArray {
   checkArray(a, "inv");
+  if (tracked(a)) {
+    const again = () => inv(a, ...(args as [CheckOptions?]));
+    return differentiated("inv", [a], again, (y) => [[y, (g) => [matmul(matmul(mT(y), g), mT(y)).neg()]]]);
+  }
   const check = checking(checkOptionsOf("inv", args));
   const { batch, n } = matrixShape(a, "inv", true);
   const dtype = luType(a, a.dtype, "inv");
@@ -172,6 +183,19 @@ export function inv(a: GPUArray, ...args: unknown[]): GPUArray {
     }
   }
   return x;
+}
+
+/**
+ * The rule of `x = solve(a, b)`: `b̄ = solve(aᵀ, ḡ)`, `ā = -b̄·xᵀ` (with `b` and `x` as columns where
+ * `b` is a `vector`).
+ */
+function solveVjp(a: GPUArray, vector: boolean, x: GPUArray): Vjp {
+  return (g, { need }) => {
+    const columns = vector ? expandDims(g, -1) : g;
+    const gb = solve(mT(a), columns, { check: false });
+    const ga = need[0] ? matmul(gb, mT(vector ? expandDims(x, -1) : x)).neg() : undefined;
+    return [ga, vector ? squeeze(gb, -1) : gb];
+  };
 }
 
 /** A batch of identity matrices of order `n` on `like`'s backend. */

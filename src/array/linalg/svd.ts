@@ -18,7 +18,10 @@ import { assign, fill } from "../ops/assign.ts";
 import { diagonal, expandDims, slice } from "../ops/views.ts";
 import { where } from "../ops/ufunc.ts";
 import { abs, conj, divide, eq, multiply } from "../api/elementwise.ts";
+import { matmul } from "../ops/matmul.ts";
+import type { Vjp } from "../grad/tape.ts";
 import { checkInfo } from "./errors.ts";
+import { diagEmbed, differentiated, eyeLike, mT, tracked, undefinedGradient } from "./gradient.ts";
 import { arrayLike, infoOf, matricesOf, qrFactor, qrForm, vectorsOf, vendorSolver } from "./lapack.ts";
 import {
   checkArray,
@@ -101,6 +104,7 @@ export function decompose(
   what: string,
 ): Decomposed {
   const { batch, m, n } = matrixShape(a, what, false);
+  if (tracked(a)) return differentiatedSvd(a, vectors, full, check, what);
   const dtype = luType(a, a.dtype, what);
   // T is A, or Aᵀ for a wide A: tall, M × N. Its column-major copy is A's transpose row-major, or A itself.
   const swap = m < n, M = Math.max(m, n), N = Math.min(m, n);
@@ -197,6 +201,85 @@ function leftVectors(av: GPUArray<LuDType>, full: boolean): GPUArray<LuDType> {
 }
 
 /** The SVD of empty matrices: no singular values, identities (or nothing) for U and Vh. */
+/**
+ * The SVD of a tracked `a`, each result reported with its rule. U and Vh of the full form of a
+ * matrix that is not square have columns no gradient determines: a gradient reaching them is an
+ * error (as in PyTorch).
+ */
+function differentiatedSvd(
+  a: GPUArray,
+  vectors: boolean,
+  full: boolean,
+  check: boolean,
+  what: string,
+): Decomposed {
+  const [m, n] = a.shape.slice(-2) as [number, number];
+  const k = Math.min(m, n), whole = vectors && full && m !== n;
+  const result = differentiated(what, [a], () => decompose(a, true, whole, check, what), ({ s, u, vh }) => {
+    const uk = whole ? slice(u!, "...", [], [0, k]) : u!, vhk = whole ? slice(vh!, "...", [0, k], []) : vh!;
+    const rule = (part: 0 | 1 | 2): Vjp =>
+      whole && part !== 1
+        ? undefinedGradient(
+          `Cannot differentiate U or Vh of ${what}(a, { fullMatrices: true }) for a matrix that is not square: their last columns are not determined by a; pass fullMatrices: false`,
+        )
+        : (
+          g,
+        ) => [
+          svdBackward(
+            uk,
+            s,
+            vhk,
+            m,
+            n,
+            part === 0 ? g : undefined,
+            part === 1 ? g : undefined,
+            part === 2 ? g : undefined,
+          ),
+        ];
+    return vectors ? [[u!, rule(0)], [s, rule(1)], [vh!, rule(2)]] : [[s, rule(1)]];
+  });
+  return vectors ? result : { s: result.s };
+}
+
+/**
+ * The gradient of `a = U·diag(S)·Vh` (reduced, real) from those of U, S and Vh, PyTorch's
+ * `svd_backward`: with `E_jk = S_k² - S_j²`, the core `(skew(Uᵀ·Ū)·S + S·skew(Vᵀ·V̄)) / E + diag(S̄)`
+ * between U and Vh, plus the parts of Ū and V̄ outside U's and V's columns (distinct singular values;
+ * equal ones give inf or NaN, as there).
+ */
+function svdBackward(
+  u: GPUArray,
+  s: GPUArray,
+  vh: GPUArray,
+  m: number,
+  n: number,
+  gu: GPUArray | undefined,
+  gs: GPUArray | undefined,
+  gvh: GPUArray | undefined,
+): GPUArray {
+  const k = Math.min(m, n), v = mT(vh), gv = gvh && mT(gvh);
+  const row = expandDims(s, -2), column = expandDims(s, -1);
+  const skew = (x: GPUArray) => x.sub(mT(x));
+  let core: GPUArray;
+  if (gs !== undefined) {
+    core = diagEmbed(gs);
+  } else {
+    const gaps = row.mul(row).sub(column.mul(column)).add(eyeLike(s, k));
+    core = (gu !== undefined ? skew(matmul(mT(u), gu)).mul(row) : column.mul(skew(matmul(mT(v), gv!)))).div(
+      gaps,
+    );
+  }
+  if (m > k && gu !== undefined) {
+    const scaled = gu.div(row);
+    return matmul(matmul(u, core).add(scaled).sub(matmul(u, matmul(mT(u), scaled))), vh);
+  }
+  if (n > k && gv !== undefined) {
+    const scaled = mT(gv.div(row));
+    return matmul(u, matmul(core, vh).add(scaled).sub(matmul(matmul(scaled, v), vh)));
+  }
+  return matmul(matmul(u, core), vh);
+}
+
 function empty(
   a: GPUArray,
   batch: readonly number[],

@@ -12,6 +12,7 @@ import { GPUArray } from "../core/gpuarray.ts";
 import { describe } from "../core/describe.ts";
 import { castTo, computeType, indexType, literal } from "../../codegen/c.ts";
 import { runLoop } from "../exec/loop.ts";
+import { record } from "../grad/tape.ts";
 import { showShape } from "../core/layout.ts";
 import { broadcastTo } from "../ops/views.ts";
 import { DTYPE, dtypeArg, type DTypeOptions, numberSlot, optionsOf, type Slot } from "../core/axis_args.ts";
@@ -213,8 +214,11 @@ function triangle<D extends DType>(a: GPUArray<D>, k: number, test: Test, what: 
   }
   // NumPy treats a 1-D array as the rows of a square matrix.
   using source = a.ndim === 1 ? broadcastTo(a, [a.shape[0]!, a.shape[0]!]) : broadcastTo(a, a.shape);
-  const out = new GPUArray(a.backend, source.shape, a.dtype);
-  return byDiagonal(out, source, k, test, what) as GPUArray<D>;
+  const out = byDiagonal(new GPUArray(a.backend, source.shape, a.dtype), source, k, test, what) as GPUArray<
+    D
+  >;
+  record(what, [a], out, (g) => [triangle(g, k, test, what)]);
+  return out;
 }
 
 /**

@@ -1,0 +1,64 @@
+/**
+ * What the linear-algebra functions share for their gradients. A decomposition runs on kernels and
+ * vendor libraries that no tape sees, so where a differentiation tracks its input it runs with no tape
+ * recording ({@link differentiated}) and reports each of its results with a rule of its own. A result's
+ * rule is the vector-Jacobian product with the other results' gradients zero; the backward pass adds
+ * the rules' parts, which is the product with all of them, since it is linear in them. The rules are
+ * array code (matmul, solve, triangles), so they record in turn for a gradient of a gradient.
+ *
+ * The rules are the real ones of PyTorch's `FunctionsManual.cpp` (the SVD's, the QR's after Liao et
+ * al. 2019, the Cholesky's after Murray 2016); complex matrices carry no gradient yet.
+ *
+ * @module
+ */
+
+import { GPUArray } from "../core/gpuarray.ts";
+import { fill } from "../ops/assign.ts";
+import { diagonal, expandDims, swapaxes } from "../ops/views.ts";
+import { isTracked, record, unrecorded, type Vjp } from "../grad/tape.ts";
+
+/** Whether a differentiation tracks one of `inputs`. */
+export function tracked(...inputs: readonly unknown[]): boolean {
+  return inputs.some(isTracked);
+}
+
+/**
+ * Runs `forward` with no tape recording and reports the results `outputs` picks from its value to the
+ * tapes that track `inputs`, each with its rule (undefined: differentiating through it is an error
+ * naming `what`).
+ */
+export function differentiated<T>(
+  what: string,
+  inputs: readonly unknown[],
+  forward: () => T,
+  outputs: (value: T) => readonly (readonly [GPUArray, Vjp | undefined])[],
+): T {
+  const value = unrecorded(forward);
+  for (const [output, rule] of outputs(value)) record(what, inputs, output, rule);
+  return value;
+}
+
+/** The matrices of `x` transposed (a view). */
+export function mT(x: GPUArray): GPUArray {
+  return swapaxes(x, -1, -2);
+}
+
+/** The identity of order `n`, in `like`'s dtype on its backend. */
+export function eyeLike(like: GPUArray, n: number): GPUArray {
+  const eye = fill(new GPUArray(like.backend, [n, n], like.dtype), 0);
+  using d = diagonal(eye, 0, -2, -1);
+  fill(d, 1);
+  return eye;
+}
+
+/** The diagonal matrices whose diagonals are the last axis of `v`. */
+export function diagEmbed(v: GPUArray): GPUArray {
+  return eyeLike(v, v.shape[v.ndim - 1]!).mul(expandDims(v, -2));
+}
+
+/** The refusal of a result whose gradient is not defined, as a rule: it throws when a gradient reaches it. */
+export function undefinedGradient(message: string): Vjp {
+  return () => {
+    throw new TypeError(message);
+  };
+}
