@@ -7,6 +7,7 @@
  * @module
  */
 
+import { isTracked } from "../grad/tape.ts";
 import { type DType, DTYPES } from "../../kernel/dtype.ts";
 import type { GPUArray } from "../core/gpuarray.ts";
 import { showShape } from "../core/layout.ts";
@@ -284,5 +285,5 @@ export function ihfft<D extends DType>(a: GPUArray<D>, options?: FftOptions): GP
   const o = options1d("ihfft", a, options);
   checkReal(o.a, "ihfft", "take the real part first");
   const y = forwardReal(o.a, o.axis, o.n, swapDirection(o.norm), "ihfft");
-  return conj(y, { out: y }) as GPUArray<FftComplexDType<D>>;
+  return (isTracked(y) ? conj(y) : conj(y, { out: y })) as GPUArray<FftComplexDType<D>>;
 }

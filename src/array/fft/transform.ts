@@ -15,6 +15,8 @@ import type { SliceSpec } from "../core/slicing.ts";
 import { fill } from "../ops/assign.ts";
 import { moveaxis, slice } from "../ops/views.ts";
 import { mul } from "../api/elementwise.ts";
+import { concatenate } from "../routines/join.ts";
+import { differentiated, isTracked, type Vjp } from "../grad/tape.ts";
 import { ownFft } from "./own.ts";
 
 /** One axis's transform: its kind and direction, its length, and the dtype of its complex side. */
@@ -88,6 +90,14 @@ function fftOf(a: GPUArray): Fft {
  * the output, so the two may lie along different axes.
  */
 export function transformAxis(a: GPUArray, axis: number, t: AxisTransform): GPUArray {
+  if (isTracked(a)) {
+    return differentiated(
+      "fft",
+      [a],
+      () => transformAxis(a, axis, t),
+      (y) => [[y, transformVjp(a, axis, t)]],
+    );
+  }
   const [inLength, outLength] = extents(t);
   const real = realOf(t.dtype) as "float32" | "float64";
   const outShape = a.shape.map((e, d) => (d === axis ? outLength : e));
@@ -141,10 +151,62 @@ export function c2cAlong(
   return y;
 }
 
-/** `x` multiplied by `scale` in place (a normalisation's), and returned. */
+/**
+ * `x` multiplied by `scale` (a normalisation's): in place, or as a new array where a differentiation
+ * tracks `x`.
+ */
 export function normalised<A extends GPUArray>(x: A, scale: number): A {
-  if (scale !== 1) mul(x, scale, { out: x });
-  return x;
+  if (scale === 1) return x;
+  return (isTracked(x) ? mul(x, scale) : mul(x, scale, { out: x })) as unknown as A;
+}
+
+/**
+ * The rule of transform `t` of `a` along `axis` (unnormalised; PyTorch's convention for complex
+ * gradients): a complex transform's adjoint is the transform the other way; the half spectrum of real
+ * input gives back the real part of the inverse transform of the gradient padded with zeros to `n`;
+ * a real output gives back the half spectrum of its gradient, each value that stands for two of the
+ * full spectrum doubled. The input's gradient is then cut or padded to `a`'s extent.
+ */
+function transformVjp(a: GPUArray, axis: number, t: AxisTransform): Vjp {
+  return (g) => {
+    let x: GPUArray;
+    if (t.kind === "c2c") {
+      x = transformAxis(g, axis, { ...t, inverse: !t.inverse });
+    } else if (t.kind === "r2c") {
+      x = transformAxis(resized(g, axis, t.n), axis, { kind: "c2c", inverse: true, n: t.n, dtype: t.dtype })
+        .real;
+    } else {
+      const half = transformAxis(g, axis, { kind: "r2c", inverse: false, n: t.n, dtype: t.dtype });
+      x = half.mul(doubled(half, axis, t.n));
+    }
+    return [resized(x, axis, a.shape[axis]!)];
+  };
+}
+
+/** `x` cut or padded with zeros to `extent` along `axis`. */
+function resized(x: GPUArray, axis: number, extent: number): GPUArray {
+  const have = x.shape[axis]!;
+  if (have === extent) return x;
+  if (have > extent) return slice(x, ...firstAlong(x.ndim, axis, extent));
+  const zeros = fill(
+    new GPUArray(x.backend, x.shape.map((e, d) => (d === axis ? extent - have : e)), x.dtype),
+    0,
+  );
+  return concatenate([x, zeros], axis);
+}
+
+/**
+ * The weights, along `axis` of `half` (a half spectrum of a real signal of length `n`), of the values
+ * that stand for two of the full spectrum: 2 but at 0 and, for even `n`, at `n / 2`.
+ */
+function doubled(half: GPUArray, axis: number, n: number): GPUArray {
+  const h = half.shape[axis]!;
+  const w = fill(new GPUArray(half.backend, [h], realOf(half.dtype)), 2);
+  for (const at of n % 2 === 0 ? [0, h - 1] : [0]) {
+    using one = slice(w, [at, at + 1]);
+    fill(one, 1);
+  }
+  return w.reshape(half.shape.map((e, d) => (d === axis ? e : 1)));
 }
 
 /** `a`'s extent along `axis`, checked to be a length to transform, where `n` does not give one. */

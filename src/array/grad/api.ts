@@ -165,6 +165,11 @@ function scalarResult(what: string, value: unknown): GPUArray | undefined {
       }: ${what} needs one element (reduce it, e.g. with ga.sum or ga.mean), or use ga.vjp(f, ...args) for the gradient of each element weighted by a cotangent`,
     );
   }
+  if (value.dtype === "complex64" || value.dtype === "complex128") {
+    throw new TypeError(
+      `Cannot ${what} a function whose result is ${value.dtype}: a loss must be real; take ga.abs(z), ga.real(z) or z.mul(z.conj()).real first (or use ga.vjp with a complex cotangent)`,
+    );
+  }
   return value;
 }
 

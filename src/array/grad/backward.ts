@@ -15,6 +15,7 @@ import { where } from "../ops/ufunc.ts";
 import { mean, sum } from "../ops/reductions.ts";
 import { broadcastTo, reshape, transpose } from "../ops/views.ts";
 import { matmul } from "../ops/matmul.ts";
+import { complex } from "../api/elementwise.ts";
 import { type GradOps, paused, record, type Tape } from "./tape.ts";
 
 const same = (a: readonly number[], b: readonly number[]) =>
@@ -56,6 +57,7 @@ export const OPS: GradOps = {
   arange: (n) => linearFill(new GPUArray(activeOf(), [n], "int64"), 0, 1),
   matmul: (a, b) => matmul(a, b),
   transpose: (a, axes) => transpose(a, axes),
+  complex: (re, im) => complex(re, im),
   embed,
 };
 

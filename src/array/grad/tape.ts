@@ -39,6 +39,8 @@ export interface GradOps {
   matmul(a: GPUArray, b: GPUArray): GPUArray;
   /** `ga.transpose(a, axes)`. */
   transpose(a: GPUArray, axes: readonly number[]): GPUArray;
+  /** `ga.complex(re, im)`. */
+  complex(re: GPUArray | number, im: GPUArray | number): GPUArray;
   /**
    * `g` placed into zeros of `shape` where `view` of such an array would read it: the gradient of a
    * view that reads each element at most once (a slice, a flip, a diagonal).
@@ -92,9 +94,22 @@ export function isTracked(x: unknown): boolean {
   return false;
 }
 
-/** Whether the dtype carries gradients (the float dtypes). */
+/** Whether the dtype carries gradients (the float and complex dtypes). */
 export function differentiable(dtype: GPUArray["dtype"]): boolean {
-  return DTYPES[dtype].kind === "float";
+  const kind = DTYPES[dtype].kind;
+  return kind === "float" || kind === "complex";
+}
+
+/**
+ * `x` conjugated where it is complex. A rule written for real numbers, `ḡ·f'(x)`, becomes the complex
+ * one, `ḡ·conj(f'(z))` (PyTorch's convention: the gradient of a real loss L is ∂L/∂Re z + i·∂L/∂Im z),
+ * when handed the conjugates of the operands and result: `f'(z̄) = conj(f'(z))` for every holomorphic
+ * function of the tables (real Taylor coefficients). The rules that are not holomorphic (abs, angle,
+ * conj, real, imag) are written for complex numbers themselves.
+ */
+export function conjugated<T>(x: T): T {
+  if (!(x instanceof GPUArray)) return x;
+  return DTYPES[(x as GPUArray).dtype].kind === "complex" ? (x as GPUArray).conj() as T : x;
 }
 
 /**
@@ -156,6 +171,27 @@ export function nested(): boolean {
   return active.length > 0;
 }
 
+/** Whether a differentiation tracks one of `inputs`. */
+export function tracked(...inputs: readonly unknown[]): boolean {
+  return inputs.some(isTracked);
+}
+
+/**
+ * Runs `forward` with no tape recording and reports the results `outputs` picks from its value to the
+ * tapes that track `inputs`, each with its rule (undefined: differentiating through it is an error
+ * naming `what`).
+ */
+export function differentiated<T>(
+  what: string,
+  inputs: readonly unknown[],
+  forward: () => T,
+  outputs: (value: T) => readonly (readonly [GPUArray, Vjp | undefined])[],
+): T {
+  const value = unrecorded(forward);
+  for (const [output, rule] of outputs(value)) record(what, inputs, output, rule);
+  return value;
+}
+
 /** Runs `fn` with no tape recording (a custom rule's forward pass). */
 export function unrecorded<T>(fn: () => T): T {
   const saved = active.splice(0);
@@ -195,7 +231,13 @@ export function recordReduction(
     y,
     rule &&
       ((g, c) => [
-        rule(keepdims ? g : c.ops.reshape(g, kept), x, keepdims ? y : c.ops.reshape(y, kept), axes, c.ops),
+        rule(
+          keepdims ? g : c.ops.reshape(g, kept),
+          conjugated(x),
+          conjugated(keepdims ? y : c.ops.reshape(y, kept)),
+          axes,
+          c.ops,
+        ),
       ]),
   );
 }

@@ -27,8 +27,8 @@ import {
 } from "./operands.ts";
 import { type LuType, solve } from "./solve.ts";
 import { matmul } from "../ops/matmul.ts";
-import type { Vjp } from "../grad/tape.ts";
-import { differentiated, mT, tracked } from "./gradient.ts";
+import { differentiated, tracked, type Vjp } from "../grad/tape.ts";
+import { mT } from "./gradient.ts";
 
 /**
  * Options of {@link cholesky}.

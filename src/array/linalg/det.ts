@@ -16,7 +16,8 @@ import { where } from "../ops/ufunc.ts";
 import { arrayLike, luFactor } from "./lapack.ts";
 import { checkArray, type LuDType, luType, matrixShape, rowMajorCopy } from "./operands.ts";
 import { inv, type LinalgType, type LuType } from "./solve.ts";
-import { differentiated, mT, tracked } from "./gradient.ts";
+import { mT } from "./gradient.ts";
+import { differentiated, tracked } from "../grad/tape.ts";
 
 /**
  * A value per matrix: a host number for one matrix, an array of the batch's shape for a batch (and a

@@ -13,9 +13,9 @@ import { optionsOf } from "../core/axis_args.ts";
 import { realOf } from "../core/dtypes.ts";
 import { matmul } from "../ops/matmul.ts";
 import { expandDims } from "../ops/views.ts";
-import type { Vjp } from "../grad/tape.ts";
+import { differentiated, tracked, type Vjp } from "../grad/tape.ts";
 import { checkInfo } from "./errors.ts";
-import { differentiated, eyeLike, mT, tracked } from "./gradient.ts";
+import { eyeLike, mT } from "./gradient.ts";
 import { eigFactor } from "./lapack.ts";
 import {
   adjoint,

@@ -1,7 +1,7 @@
 /**
  * What the linear-algebra functions share for their gradients. A decomposition runs on kernels and
  * vendor libraries that no tape sees, so where a differentiation tracks its input it runs with no tape
- * recording ({@link differentiated}) and reports each of its results with a rule of its own. A result's
+ * recording (`differentiated` of `grad/tape.ts`) and reports each of its results with a rule of its own. A result's
  * rule is the vector-Jacobian product with the other results' gradients zero; the backward pass adds
  * the rules' parts, which is the product with all of them, since it is linear in them. The rules are
  * array code (matmul, solve, triangles), so they record in turn for a gradient of a gradient.
@@ -15,28 +15,7 @@
 import { GPUArray } from "../core/gpuarray.ts";
 import { fill } from "../ops/assign.ts";
 import { diagonal, expandDims, swapaxes } from "../ops/views.ts";
-import { isTracked, record, unrecorded, type Vjp } from "../grad/tape.ts";
-
-/** Whether a differentiation tracks one of `inputs`. */
-export function tracked(...inputs: readonly unknown[]): boolean {
-  return inputs.some(isTracked);
-}
-
-/**
- * Runs `forward` with no tape recording and reports the results `outputs` picks from its value to the
- * tapes that track `inputs`, each with its rule (undefined: differentiating through it is an error
- * naming `what`).
- */
-export function differentiated<T>(
-  what: string,
-  inputs: readonly unknown[],
-  forward: () => T,
-  outputs: (value: T) => readonly (readonly [GPUArray, Vjp | undefined])[],
-): T {
-  const value = unrecorded(forward);
-  for (const [output, rule] of outputs(value)) record(what, inputs, output, rule);
-  return value;
-}
+import type { Vjp } from "../grad/tape.ts";
 
 /** The matrices of `x` transposed (a view). */
 export function mT(x: GPUArray): GPUArray {

@@ -13,8 +13,8 @@ import { optionsOf } from "../core/axis_args.ts";
 import { fill } from "../ops/assign.ts";
 import { diagonal, expandDims, reshape, squeeze, swapaxes } from "../ops/views.ts";
 import { matmul } from "../ops/matmul.ts";
-import type { Vjp } from "../grad/tape.ts";
-import { differentiated, mT, tracked } from "./gradient.ts";
+import { differentiated, tracked, type Vjp } from "../grad/tape.ts";
+import { mT } from "./gradient.ts";
 import { checkInfo, type Failure } from "./errors.ts";
 import { arrayLike, luFactor, luSolve } from "./lapack.ts";
 import {

@@ -19,9 +19,9 @@ import { diagonal, expandDims, slice } from "../ops/views.ts";
 import { where } from "../ops/ufunc.ts";
 import { abs, conj, divide, eq, multiply } from "../api/elementwise.ts";
 import { matmul } from "../ops/matmul.ts";
-import type { Vjp } from "../grad/tape.ts";
+import { differentiated, tracked, type Vjp } from "../grad/tape.ts";
 import { checkInfo } from "./errors.ts";
-import { diagEmbed, differentiated, eyeLike, mT, tracked, undefinedGradient } from "./gradient.ts";
+import { diagEmbed, eyeLike, mT, undefinedGradient } from "./gradient.ts";
 import { arrayLike, infoOf, matricesOf, qrFactor, qrForm, vectorsOf, vendorSolver } from "./lapack.ts";
 import {
   checkArray,

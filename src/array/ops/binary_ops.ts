@@ -262,6 +262,7 @@ export const BINARY: Readonly<Record<BinaryOp, ElementwiseOp>> = defineOps(2, {
     example: "ga.gammaincc(2, ga.asarray([0, 1, 10]))",
   },
   complex: {
+    vjp: (g) => [g.real, g.imag],
     rule: complexRule,
     complex: true,
     expr: (e, [re, im]) => e.callAs("complex", e.t, re!, im!),

@@ -10,6 +10,7 @@ import type { DType } from "../../kernel/dtype.ts";
 import { arrayArg, type GPUArray, viewAs } from "../core/gpuarray.ts";
 import { type RealOf, realOf } from "../core/dtypes.ts";
 import { zerosLike } from "../routines/creation.ts";
+import { record } from "../grad/tape.ts";
 
 /** The view of part `which` (0 real, 1 imaginary) of complex `a`. */
 function part<D extends DType>(a: GPUArray<D>, which: 0 | 1): GPUArray<RealOf<D>> {
@@ -33,7 +34,10 @@ const isComplex = (a: GPUArray) => a.dtype === "complex64" || a.dtype === "compl
  */
 export function real<D extends DType>(a: GPUArray<D>): GPUArray<RealOf<D>> {
   arrayArg(a, "take the real part of");
-  return isComplex(a) ? part(a, 0) : a as unknown as GPUArray<RealOf<D>>;
+  if (!isComplex(a)) return a as unknown as GPUArray<RealOf<D>>;
+  const view = part(a, 0);
+  record("real", [a], view, (g) => [g]);
+  return view;
 }
 
 /**
@@ -49,7 +53,11 @@ export function real<D extends DType>(a: GPUArray<D>): GPUArray<RealOf<D>> {
  */
 export function imag<D extends DType>(a: GPUArray<D>): GPUArray<RealOf<D>> {
   arrayArg(a, "take the imaginary part of");
-  return isComplex(a) ? part(a, 1) : zerosLike(a, { dtype: realOf(a.dtype) as RealOf<D> });
+  if (!isComplex(a)) return zerosLike(a, { dtype: realOf(a.dtype) as RealOf<D> });
+  const view = part(a, 1);
+  // ∂L/∂re + i·∂L/∂im of a loss of the imaginary parts: i·ḡ.
+  record("imag", [a], view, (g, c) => [c.ops.complex(0, g)]);
+  return view;
 }
 
 /**

@@ -14,7 +14,7 @@ import { type DType, DTYPES } from "../../kernel/dtype.ts";
 import { computeType } from "../../codegen/c.ts";
 import { type Expr, ExprBuilder, renderExpr } from "../../codegen/expr.ts";
 import { complexOf, realOf, resultType } from "../core/dtypes.ts";
-import type { GradOps, Vjp } from "../grad/tape.ts";
+import { conjugated, type GradOps, type Vjp } from "../grad/tape.ts";
 import type { GPUArray } from "../core/gpuarray.ts";
 
 /** The dtypes of one application: what the operands are read as, what is computed in, what comes out. */
@@ -274,7 +274,7 @@ export type RuleOperand = GPUArray | number;
 
 /** A unary op's rule from the gradient `g`, the operand `x` and the result `y`. */
 export function unaryVjp(rule: (g: GPUArray, x: GPUArray, y: GPUArray, ops: GradOps) => GPUArray): Vjp {
-  return (g, c) => [rule(g, c.inputs[0] as GPUArray, c.output, c.ops)];
+  return (g, c) => [rule(g, conjugated(c.inputs[0] as GPUArray), conjugated(c.output), c.ops)];
 }
 
 /**
@@ -293,5 +293,13 @@ export function binaryVjp(
 ): Vjp {
   const operand = (x: unknown) =>
     (typeof x === "bigint" || typeof x === "boolean" ? Number(x) : x) as RuleOperand;
-  return (g, c) => rule(g, operand(c.inputs[0]), operand(c.inputs[1]), c.output, c.need, c.ops);
+  return (g, c) =>
+    rule(
+      g,
+      conjugated(operand(c.inputs[0])),
+      conjugated(operand(c.inputs[1])),
+      conjugated(c.output),
+      c.need,
+      c.ops,
+    );
 }

@@ -19,7 +19,7 @@ import { type OpOptions, outputFor } from "./ufunc.ts";
 import { broadcastTo, expandDims } from "./views.ts";
 import { blasLayout, type Gemm, type GemmOperand, transposed } from "../../device/gemm.ts";
 import { tiledGemm } from "../exec/matmul_kernel.ts";
-import { record, refuseTrackedWrite, type VjpContext } from "../grad/tape.ts";
+import { conjugated, record, refuseTrackedWrite, type VjpContext } from "../grad/tape.ts";
 import { checkOptions } from "../../kernel/options.ts";
 
 const INT_MAX = 2 ** 31 - 1;
@@ -141,8 +141,9 @@ export function matmul<A extends DType, B extends DType>(
  */
 export function matmulVjp(g: GPUArray, { inputs, need, ops }: VjpContext): (GPUArray | undefined)[] {
   const [a, b] = inputs as [GPUArray, GPUArray];
-  const A = a.ndim === 1 ? ops.reshape(a, [1, a.size]) : a;
-  const B = b.ndim === 1 ? ops.reshape(b, [b.size, 1]) : b;
+  // Complex operands: Ḡ·Bᴴ and Aᴴ·Ḡ.
+  const A = conjugated(a.ndim === 1 ? ops.reshape(a, [1, a.size]) : a);
+  const B = conjugated(b.ndim === 1 ? ops.reshape(b, [b.size, 1]) : b);
   const batch = g.shape.slice(0, g.ndim - (a.ndim === 1 ? 0 : 1) - (b.ndim === 1 ? 0 : 1));
   const G = ops.reshape(g, [...batch, A.shape.at(-2)!, B.shape.at(-1)!]);
   const swap = (x: GPUArray) =>

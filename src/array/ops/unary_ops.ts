@@ -21,12 +21,16 @@ import {
   unaryVjp,
 } from "./elementwise.ts";
 import { realOf } from "../core/dtypes.ts";
+import { DTYPES } from "../../kernel/dtype.ts";
+import type { GPUArray } from "../core/gpuarray.ts";
 import type { UnaryOp } from "../api/elementwise.ts";
 
 /** A float math function of the C library, of the same name in both dialects. */
 const math = (fn: string) => (e: ExprBuilder, [x]: readonly Expr[]) => e.call(fn, x!);
 /** A rounding function: the C function for floats, the value itself for integers. */
 const rounding = (fn: string) => (e: ExprBuilder, [x]: readonly Expr[]) => e.float ? e.call(fn, x!) : x!;
+
+const isComplex = (x: GPUArray) => DTYPES[x.dtype].kind === "complex";
 
 /** The unary elementwise operations. */
 export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
@@ -40,7 +44,10 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     example: "ga.neg(ga.ones(3))",
   },
   abs: {
-    vjp: unaryVjp((g, x) => g.mul(x.sign())),
+    // Complex: ḡ·z/|z| (0 at 0), from x = z̄.
+    vjp: unaryVjp((g, x, y, ops) =>
+      isComplex(x) ? ops.where(y.eq(0), 0, g.mul(x.conj().div(y))) : g.mul(x.sign())
+    ),
     aliases: ["absolute"],
     rule: absRule,
     complex: (e, [x]) => e.callAs("abs", realOf(e.t), x!),
@@ -417,7 +424,7 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     example: 'ga.invert(ga.asarray([0, 1], "int32")) // [-1, -2]',
   },
   conj: {
-    vjp: unaryVjp((g) => g),
+    vjp: unaryVjp((g) => g.conj()),
     aliases: ["conjugate"],
     rule: keepsDtype,
     complex: (e, [x]) => e.call("conj", x!),
@@ -426,7 +433,13 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     example: "ga.conj(ga.complex(ga.ones(2), ga.arange(2)))",
   },
   angle: {
-    vjp: "zero",
+    // Complex: ḡ·i·z/|z|² (i·z = -im z + i·re z). Real: piecewise constant.
+    vjp: (g, c) => {
+      const z = c.inputs[0] as GPUArray;
+      if (!isComplex(z)) return [];
+      const magnitude = z.abs();
+      return [g.mul(c.ops.complex(z.imag.neg(), z.real)).div(magnitude.mul(magnitude))];
+    },
     rule: realRule,
     complex: (e, [x]) => e.callAs("angle", realOf(e.t), x!),
     expr: (e, [x]) => e.call("atan2", e.lit(0), x!),

@@ -1,0 +1,174 @@
+import assert from "node:assert/strict";
+import * as ga from "../../src/array/mod.ts";
+import { eachBackend } from "./_each_backend.ts";
+import { randomArray, rng } from "./_grad_programs.ts";
+
+// Complex gradients follow PyTorch: for a real loss L of z, grad = ∂L/∂Re z + i·∂L/∂Im z, so that along
+// a direction v, dL = Σ Re(grad)·Re(v) + Im(grad)·Im(v): the dot product of the interleaved parts.
+const host = (a: ga.GPUArray) => Array.from(a.get() as Float64Array);
+const dot = (a: readonly number[], b: readonly number[]) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+const valueOf = (x: unknown) => (x instanceof ga.GPUArray ? Number(x.item()) : Number(x));
+
+function randomLike(x: ga.GPUArray, random: () => number): ga.GPUArray {
+  const re = randomArray(x.shape, random);
+  return x.dtype === "complex128" ? ga.complex(re, randomArray(x.shape, random)) : re;
+}
+
+/** `<grad, v>` against the central finite difference of `f` along three random directions `v`. */
+function checkGradient(
+  what: string,
+  f: (...xs: ga.GPUArray[]) => unknown,
+  inputs: ga.GPUArray[],
+  seed: number,
+) {
+  const random = rng(seed);
+  f(...inputs); // outside grad(), so that the weights a loss makes on its first call outlive it
+  const argnums = inputs.map((_, i) => i);
+  const grads = ga.grad((...xs: ga.GPUArray[]) => f(...xs) as ga.GPUArray, { argnums })(
+    ...inputs,
+  ) as ga.GPUArray[];
+  grads.forEach((g, i) => {
+    assert.deepEqual(g.shape, inputs[i]!.shape, `${what}: gradient ${i}'s shape`);
+    assert.equal(g.dtype, inputs[i]!.dtype, `${what}: gradient ${i}'s dtype`);
+  });
+  for (let d = 0; d < 3; d++) {
+    const vs = inputs.map((x) => randomLike(x, random));
+    const h = 1e-6;
+    const at = (t: number) => valueOf(f(...inputs.map((x, i) => x.add(vs[i]!.mul(t)))));
+    const fd = (at(h) - at(-h)) / (2 * h);
+    const analytic = grads.reduce((s, g, i) => s + dot(host(g), host(vs[i]!)), 0);
+    assert.ok(
+      Math.abs(analytic - fd) <= 1e-5 * (1 + Math.abs(fd)),
+      `${what}, direction ${d}: grad gives ${analytic}, finite differences ${fd}`,
+    );
+  }
+}
+
+/**
+ * A real loss reading every part of a complex `y`: `Σ re(y)·w₁ + im(y)·w₂` with fixed random weights
+ * (made on the first call).
+ */
+function weighted(seed: number): (y: ga.GPUArray) => ga.GPUArray {
+  const random = rng(seed);
+  let w: [ga.GPUArray, ga.GPUArray] | undefined;
+  return (y) => {
+    w ??= [randomArray(y.shape, random), randomArray(y.shape, random)];
+    const parts = ga.real(y).mul(w[0]);
+    const imaginary = y.dtype === "complex128" ? ga.imag(y).mul(w[1]) : undefined;
+    return ga.sum(imaginary === undefined ? parts : parts.add(imaginary)) as unknown as ga.GPUArray;
+  };
+}
+
+const complexRandom = (shape: number[], seed: number) => {
+  const random = rng(seed);
+  return ga.complex(randomArray(shape, random), randomArray(shape, random));
+};
+
+eachBackend(
+  "grad() of complex arithmetic and functions matches finite differences (PyTorch's convention)",
+  () => {
+    const z = complexRandom([2, 3], 1), w = complexRandom([2, 3], 2).add(2);
+    const cases: [string, (z: ga.GPUArray, w: ga.GPUArray) => ga.GPUArray][] = [
+      ["z·w", (z, w) => z.mul(w)],
+      ["z / w", (z, w) => z.div(w)],
+      ["exp(z) + log(w)", (z, w) => ga.exp(z).add(ga.log(w))],
+      ["sqrt(w)·sin(z)", (z, w) => ga.sqrt(w).mul(ga.sin(z))],
+      ["w ** 2.5 - z²", (z, w) => ga.power(w, 2.5).sub(ga.square(z))],
+      ["tanh(z)·conj(w)", (z, w) => ga.tanh(z).mul(ga.conj(w))],
+    ];
+    cases.forEach(([what, f], i) => {
+      const loss = weighted(10 + i);
+      checkGradient(what, (z, w) => loss(f(z, w)), [z, w], 20 + i);
+    });
+  },
+);
+
+eachBackend("grad() of abs, angle, real, imag and complex() matches finite differences", () => {
+  const z = complexRandom([5], 30), re = randomArray([5], rng(31)), im = randomArray([5], rng(32));
+  const l1 = weighted(33), l2 = weighted(34), l3 = weighted(35), l4 = weighted(36);
+  checkGradient("abs(z)", (z) => l1(ga.abs(z)), [z], 37);
+  checkGradient("angle(z)", (z) => l2(ga.angle(z)), [z], 38);
+  checkGradient("real(z)·imag(z)", (z) => l3(ga.real(z).mul(ga.imag(z))), [z], 39);
+  checkGradient(
+    "complex(re, im)² (real inputs)",
+    (re, im) => l4(ga.square(ga.complex(re, im))),
+    [re, im],
+    40,
+  );
+});
+
+eachBackend(
+  "grad() of complex sums, products, matmul and real-complex mixes matches finite differences",
+  () => {
+    const a = complexRandom([3, 4], 50), b = complexRandom([4, 2], 51), x = randomArray([3, 4], rng(52));
+    const l1 = weighted(53), l2 = weighted(54), l3 = weighted(55), l4 = weighted(56);
+    checkGradient("matmul(a, b)", (a, b) => l1(ga.matmul(a, b)), [a, b], 57);
+    checkGradient("prod(a, axis 1)", (a) => l2(ga.prod(a, 1) as ga.GPUArray), [a], 58);
+    checkGradient(
+      "sum(a·x, axis 0) with x real",
+      (a, x) => l3(ga.sum(a.mul(x), 0) as ga.GPUArray),
+      [a, x],
+      59,
+    );
+    checkGradient("x.astype(complex128)·a", (a, x) => l4(x.astype("complex128").mul(a)), [a, x], 60);
+  },
+);
+
+eachBackend("grad() refuses a complex loss, naming the fix", () => {
+  const z = complexRandom([3], 70);
+  assert.throws(() => ga.grad((z: ga.GPUArray) => ga.sum(z) as unknown as ga.GPUArray)(z), {
+    name: "TypeError",
+    message: /result is complex128: a loss must be real; take ga\.abs\(z\), ga\.real\(z\)/,
+  });
+});
+
+eachBackend("grad() of fft, ifft, fft2 and fftn matches finite differences, with n, s and every norm", () => {
+  const z = complexRandom([3, 8], 80), x = randomArray([4, 6], rng(81));
+  let seed = 100;
+  for (const norm of ["backward", "ortho", "forward"] as const) {
+    const l1 = weighted(seed++), l2 = weighted(seed++), l3 = weighted(seed++), l4 = weighted(seed++);
+    checkGradient(`fft ${norm}`, (z) => l1(ga.fft.fft(z, { norm })), [z], seed++);
+    checkGradient(`ifft ${norm}, n 11 (padded)`, (z) => l2(ga.fft.ifft(z, { n: 11, norm })), [z], seed++);
+    checkGradient(`fft2 ${norm} of real x`, (x) => l3(ga.fft.fft2(x, { norm })), [x], seed++);
+    checkGradient(
+      `fftn ${norm}, s [3, 5] (cut)`,
+      (z) => l4(ga.fft.fftn(z, { s: [3, 5], norm })),
+      [z],
+      seed++,
+    );
+  }
+  const la = weighted(seed++);
+  checkGradient("fft along axis 0 of a 7-long (prime) axis", (z) => la(ga.fft.fft(z, { axis: 0 })), [
+    complexRandom([7, 2], 82),
+  ], seed++);
+});
+
+eachBackend("grad() of rfft, irfft, rfftn, irfftn, hfft and ihfft matches finite differences", () => {
+  const x = randomArray([3, 10], rng(90)), odd = randomArray([2, 9], rng(91));
+  const half = complexRandom([3, 6], 92), x2 = randomArray([4, 6], rng(93));
+  let seed = 200;
+  for (const norm of ["backward", "ortho", "forward"] as const) {
+    const l = Array.from({ length: 6 }, () => weighted(seed++));
+    checkGradient(`rfft ${norm}`, (x) => l[0]!(ga.fft.rfft(x, { norm })), [x], seed++);
+    checkGradient(
+      `rfft ${norm} of odd length, n 12`,
+      (x) => l[1]!(ga.fft.rfft(x, { n: 12, norm })),
+      [odd],
+      seed++,
+    );
+    checkGradient(`irfft ${norm} (n 10)`, (z) => l[2]!(ga.fft.irfft(z, { norm })), [half], seed++);
+    checkGradient(`irfft ${norm}, n 9 (odd)`, (z) => l[3]!(ga.fft.irfft(z, { n: 9, norm })), [half], seed++);
+    checkGradient(
+      `rfftn then irfftn ${norm}`,
+      (x) => l[4]!(ga.fft.irfftn(ga.fft.rfftn(x, { norm }), { s: [4, 6], norm }).mul(x)),
+      [x2],
+      seed++,
+    );
+    checkGradient(
+      `hfft and ihfft ${norm}`,
+      (z) => l[5]!(ga.fft.ihfft(ga.fft.hfft(z, { norm }).mul(2), { norm })),
+      [half],
+      seed++,
+    );
+  }
+});
