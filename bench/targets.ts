@@ -219,6 +219,24 @@ const TARGETS: readonly Target[] = [
   { applies: is("percentile.f32.2^24"), conditions: [{ ref: impl("torch"), op: "<=", bound: 1 }] },
   { applies: is("random.integers.2^28"), conditions: [{ ref: impl("torch"), op: ">=", bound: 0.95 }] },
   { applies: is("random.normal.2^28"), conditions: [{ ref: impl("torch"), op: ">=", bound: 0.95 }] },
+  // Linear algebra (issue 32): ≥ 0.95× the best peer; batched small matrices beyond the anchors.
+  {
+    applies: (f) => /^(solve|cholesky|qr)\.f(32|64)\.4096$/.test(f),
+    conditions: [{ ref: impl("torch"), op: ">=", bound: 0.95 }, { ref: impl("cupy"), op: ">=", bound: 0.95 }],
+  },
+  {
+    applies: (f) => /^(eigh|svd)\.f(32|64)\.2048$/.test(f),
+    conditions: [{ ref: impl("torch"), op: "<=", bound: 1 / 0.95 }, {
+      ref: impl("cupy"),
+      op: "<=",
+      bound: 1 / 0.95,
+    }],
+  },
+  {
+    applies: (f) => f === "solve.batch.8x8.f32" || f === "inv.batch.8x8.f32",
+    conditions: [{ ref: impl("torch"), op: "<=", bound: 0.1 }],
+  },
+  { applies: is("eigh.batch.100.f32"), conditions: [{ ref: impl("cupy"), op: "<=", bound: 1 }] },
   // 100 in-place array ops replayed ≥ 5× faster than eager (PyTorch's CUDAGraph replay beside it).
   { applies: is("graph.add1.replay"), conditions: [{ ref: own("graph.add1.eager"), op: "<=", bound: 0.2 }] },
   {

@@ -28,6 +28,7 @@ import { gradFigures } from "./grad.ts";
 import { trainFigures } from "./train.ts";
 import { statisticsFigures } from "./statistics.ts";
 import { fftFigures } from "./fft.ts";
+import { decompositionFigures, openclDecompositionFigures } from "./decompositions.ts";
 import { jitFigures } from "./jit.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string" } } });
@@ -127,6 +128,8 @@ await section("grad", () => gradFigures(emit, eventTimes, batchFor));
 await section("train", () => trainFigures(emit));
 await section("stats", () => statisticsFigures(emit, eventTimes));
 await section("fft", () => fftFigures(emit, eventTimes));
+await section("linalg", () => decompositionFigures(emit, eventTimes));
+await section("opencl.linalg", () => openclDecompositionFigures(emit));
 await section("matmul", () => linalg.squareFigures(timing));
 await section("matmul.batched", () => linalg.cudaFigures(timing));
 await section("opencl.matmul", () => linalg.openclFigures(timing));

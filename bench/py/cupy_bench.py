@@ -406,6 +406,67 @@ def ffts(reps=10):
            "cupy.fft.fft(z) along the last axis of 16384×1024 complex64; bytes read and written")
 
 
+def decompositions(reps=5):
+    """The linear-algebra figures (bench/cudeno/decompositions.ts): cupy.linalg's solve, cholesky, qr,
+    eigh and svd, float32 and float64, and its batched solve, inv and eigh (syevjBatched), each checked in
+    float64 first."""
+    t = timer()
+    rng = cp.random.default_rng(1)
+    large, spectral = 4096, 2048
+
+    def rel(got, want):
+        got, want = got.astype(cp.float64), want.astype(cp.float64)
+        return float(cp.abs(got - want).max() / cp.abs(want).max())
+
+    def tflops(flops, ms):
+        return [flops / (m / 1000) / 1e12 for m in ms]
+
+    for dtype, name, limit in ((cp.float32, "f32", 1e-3), (cp.float64, "f64", 1e-9)):
+        a = rng.standard_normal((large, large), dtype=dtype) + large * cp.eye(large, dtype=dtype)
+        b = rng.standard_normal((large, 1), dtype=dtype)
+        require(rel(a @ cp.linalg.solve(a, b), b) < limit, f"solve.{name}")
+        record(f"solve.{name}.{large}", "TFLOP/s", "higher",
+               tflops(2 / 3 * large ** 3, t.samples(lambda: cp.linalg.solve(a, b), reps)),
+               "cupy.linalg.solve(a, b), b one column; 2n³/3 flops")
+        spd = a @ a.T
+        low = cp.linalg.cholesky(spd)
+        require(rel(low @ low.T, spd) < limit, f"cholesky.{name}")
+        record(f"cholesky.{name}.{large}", "TFLOP/s", "higher",
+               tflops(large ** 3 / 3, t.samples(lambda: cp.linalg.cholesky(spd), reps)),
+               "cupy.linalg.cholesky(a); n³/3 flops")
+        q, r = cp.linalg.qr(a)
+        require(rel(q @ r, a) < limit, f"qr.{name}")
+        record(f"qr.{name}.{large}", "TFLOP/s", "higher",
+               tflops(4 / 3 * large ** 3, t.samples(lambda: cp.linalg.qr(a), 3)),
+               "cupy.linalg.qr(a), Q and R; 4n³/3 flops (geqrf's)")
+        del a, b, spd, low, q, r
+        m = rng.standard_normal((spectral, spectral), dtype=dtype)
+        sym = m + m.T
+        w, v = cp.linalg.eigh(sym)
+        require(rel((v * w) @ v.T, sym) < limit, f"eigh.{name}")
+        record(f"eigh.{name}.{spectral}", "ms", "lower", t.samples(lambda: cp.linalg.eigh(sym), 3),
+               "cupy.linalg.eigh(a), values and vectors")
+        u, sv, vh = cp.linalg.svd(m, full_matrices=False)
+        require(rel((u * sv) @ vh, m) < limit, f"svd.{name}")
+        record(f"svd.{name}.{spectral}", "ms", "lower",
+               t.samples(lambda: cp.linalg.svd(m, full_matrices=False), 3),
+               "cupy.linalg.svd(a, full_matrices=False), U, S and Vh")
+        del m, sym, w, v, u, sv, vh
+    small = rng.standard_normal((100_000, 8, 8), dtype=cp.float32) + 8 * cp.eye(8, dtype=cp.float32)
+    rhs = rng.standard_normal((100_000, 8, 1), dtype=cp.float32)
+    require(rel(small @ cp.linalg.solve(small, rhs), rhs) < 1e-4, "solve.batch")
+    record("solve.batch.8x8.f32", "ms", "lower", t.batched(lambda: cp.linalg.solve(small, rhs), 10),
+           "cupy.linalg.solve(a, b) of 10^5 8×8 float32 systems, b [10^5, 8, 1]")
+    record("inv.batch.8x8.f32", "ms", "lower", t.batched(lambda: cp.linalg.inv(small), 10),
+           "cupy.linalg.inv(a) of 10^5 8×8 float32 matrices")
+    m = rng.standard_normal((500, 100, 100), dtype=cp.float32)
+    sym = m + m.transpose(0, 2, 1)
+    w, v = cp.linalg.eigh(sym)
+    require(rel((v * w[:, None, :]) @ v.transpose(0, 2, 1), sym) < 1e-3, "eigh.batch")
+    record("eigh.batch.100.f32", "ms", "lower", t.samples(lambda: cp.linalg.eigh(sym), 3),
+           "cupy.linalg.eigh(a) of 500 symmetric 100×100 float32 matrices (syevjBatched)")
+
+
 def main():
     name = cp.cuda.runtime.getDeviceProperties(0)["name"]
     name = name.decode() if isinstance(name, bytes) else name
@@ -428,6 +489,7 @@ def main():
             ("fuse", fusion),
             ("stats", statistics),
             ("fft", ffts),
+            ("linalg", decompositions),
         ],
         cp.get_default_memory_pool().free_all_blocks,
     )

@@ -668,6 +668,68 @@ def ffts(reps=10):
            "torch.fft.fft(z) along the last axis of 16384×1024 complex64; bytes read and written")
 
 
+def decompositions(reps=5):
+    """The linear-algebra figures (bench/cudeno/decompositions.ts): torch.linalg's solve, cholesky and qr of
+    4096² in TFLOP/s, eigh and svd of 2048² in ms, float32 and float64; solve_ex and inv_ex of 10^5 8×8
+    float32 systems and eigh of 500 100×100, each checked in float64 first."""
+    t = timer()
+    gen = torch.Generator(device=DEVICE).manual_seed(1)
+    large, spectral = 4096, 2048
+
+    def rel(got, want):
+        got, want = got.double(), want.double()
+        return ((got - want).abs().max() / want.abs().max()).item()
+
+    def tflops(flops, ms):
+        return [flops / (m / 1000) / 1e12 for m in ms]
+
+    for dtype, name, limit in ((torch.float32, "f32", 1e-3), (torch.float64, "f64", 1e-9)):
+        eye = torch.eye(large, device=DEVICE, dtype=dtype)
+        a = torch.randn(large, large, device=DEVICE, generator=gen, dtype=dtype) + large * eye
+        b = torch.randn(large, 1, device=DEVICE, generator=gen, dtype=dtype)
+        require(rel(a @ torch.linalg.solve(a, b), b) < limit, f"solve.{name}")
+        record(f"solve.{name}.{large}", "TFLOP/s", "higher",
+               tflops(2 / 3 * large ** 3, t.samples(lambda: torch.linalg.solve(a, b), reps)),
+               "torch.linalg.solve(a, b), b one column; 2n³/3 flops")
+        spd = a @ a.T
+        low = torch.linalg.cholesky(spd)
+        require(rel(low @ low.T, spd) < limit, f"cholesky.{name}")
+        record(f"cholesky.{name}.{large}", "TFLOP/s", "higher",
+               tflops(large ** 3 / 3, t.samples(lambda: torch.linalg.cholesky(spd), reps)),
+               "torch.linalg.cholesky(a); n³/3 flops")
+        q, r = torch.linalg.qr(a)
+        require(rel(q @ r, a) < limit, f"qr.{name}")
+        record(f"qr.{name}.{large}", "TFLOP/s", "higher",
+               tflops(4 / 3 * large ** 3, t.samples(lambda: torch.linalg.qr(a), 3)),
+               "torch.linalg.qr(a), Q and R; 4n³/3 flops (geqrf's)")
+        del a, b, spd, low, q, r, eye
+        m = torch.randn(spectral, spectral, device=DEVICE, generator=gen, dtype=dtype)
+        sym = m + m.T
+        w, v = torch.linalg.eigh(sym)
+        require(rel((v * w) @ v.T, sym) < limit, f"eigh.{name}")
+        record(f"eigh.{name}.{spectral}", "ms", "lower", t.samples(lambda: torch.linalg.eigh(sym), 3),
+               "torch.linalg.eigh(a), values and vectors")
+        u, sv, vh = torch.linalg.svd(m, full_matrices=False)
+        require(rel((u * sv) @ vh, m) < limit, f"svd.{name}")
+        record(f"svd.{name}.{spectral}", "ms", "lower",
+               t.samples(lambda: torch.linalg.svd(m, full_matrices=False), 3),
+               "torch.linalg.svd(a, full_matrices=False), U, S and Vh")
+        del m, sym, w, v, u, sv, vh
+    small = torch.randn(100_000, 8, 8, device=DEVICE, generator=gen) + 8 * torch.eye(8, device=DEVICE)
+    rhs = torch.randn(100_000, 8, 1, device=DEVICE, generator=gen)
+    require(rel(small @ torch.linalg.solve_ex(small, rhs)[0], rhs) < 1e-4, "solve.batch")
+    record("solve.batch.8x8.f32", "ms", "lower", t.batched(lambda: torch.linalg.solve_ex(small, rhs), 10),
+           "torch.linalg.solve_ex(a, b) of 10^5 8×8 float32 systems, b [10^5, 8, 1]")
+    record("inv.batch.8x8.f32", "ms", "lower", t.batched(lambda: torch.linalg.inv_ex(small), 10),
+           "torch.linalg.inv_ex(a) of 10^5 8×8 float32 matrices")
+    m = torch.randn(500, 100, 100, device=DEVICE, generator=gen)
+    sym = m + m.mT
+    w, v = torch.linalg.eigh(sym)
+    require(rel((v * w.unsqueeze(-2)) @ v.mT, sym) < 1e-3, "eigh.batch")
+    record("eigh.batch.100.f32", "ms", "lower", t.samples(lambda: torch.linalg.eigh(sym), 3),
+           "torch.linalg.eigh(a) of 500 symmetric 100×100 float32 matrices")
+
+
 def main():
     require(torch.cuda.is_available(), "torch sees no CUDA device")
     log(f"torch_bench: PyTorch {torch.__version__}, CUDA {torch.version.cuda}, {torch.cuda.get_device_name(0)}")
@@ -687,6 +749,7 @@ def main():
             ("train", training),
             ("stats", statistics),
             ("fft", ffts),
+            ("linalg", decompositions),
         ],
         torch.cuda.empty_cache,
     )

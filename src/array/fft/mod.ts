@@ -5,7 +5,8 @@
  * NumPy's lengths (`n`, `s`: cut or padded with zeros), axes and normalisations (`norm`), and the
  * helpers that place a spectrum's frequencies (`fftfreq`, `rfftfreq`, `fftshift`, `ifftshift`). Any
  * length works, primes too. float32 and the half floats transform in complex64, every other dtype in
- * complex128; results are new C-contiguous arrays.
+ * complex128; results are new C-contiguous arrays. Every transform is differentiable (`ga.grad`, with
+ * PyTorch's convention for complex gradients).
  *
  * On CUDA the transforms run on cuFFT (a plan per shape, kept for the next call); on OpenCL, and on
  * CUDA where cuFFT does not load, on the module's own kernels: Stockham passes of radix 2, 3, 4, 5, 7
