@@ -277,6 +277,60 @@ export const CUSOLVER_SYMBOLS = {
     ],
     result: "i32",
   },
+  // cusolverDnXgeev came with cuSOLVER 11.7 (CUDA 12.6): optional, so an older library still loads.
+  cusolverDnXgeev_bufferSize: {
+    parameters: [
+      "pointer", // cusolverDnHandle_t handle
+      "pointer", // cusolverDnParams_t params
+      "i32", // cusolverEigMode_t jobvl
+      "i32", // cusolverEigMode_t jobvr
+      "i64", // int64_t n
+      "i32", // cudaDataType dataTypeA
+      "u64", // const void *A
+      "i64", // int64_t lda
+      "i32", // cudaDataType dataTypeW
+      "u64", // const void *W
+      "i32", // cudaDataType dataTypeVL
+      "u64", // const void *VL
+      "i64", // int64_t ldvl
+      "i32", // cudaDataType dataTypeVR
+      "u64", // const void *VR
+      "i64", // int64_t ldvr
+      "i32", // cudaDataType computeType
+      "buffer", // size_t *workspaceInBytesOnDevice
+      "buffer", // size_t *workspaceInBytesOnHost
+    ],
+    result: "i32",
+    optional: true,
+  },
+  cusolverDnXgeev: {
+    parameters: [
+      "pointer", // cusolverDnHandle_t handle
+      "pointer", // cusolverDnParams_t params
+      "i32", // cusolverEigMode_t jobvl
+      "i32", // cusolverEigMode_t jobvr
+      "i64", // int64_t n
+      "i32", // cudaDataType dataTypeA
+      "u64", // void *A
+      "i64", // int64_t lda
+      "i32", // cudaDataType dataTypeW
+      "u64", // void *W
+      "i32", // cudaDataType dataTypeVL
+      "u64", // void *VL
+      "i64", // int64_t ldvl
+      "i32", // cudaDataType dataTypeVR
+      "u64", // void *VR
+      "i64", // int64_t ldvr
+      "i32", // cudaDataType computeType
+      "u64", // void *bufferOnDevice
+      "usize", // size_t workspaceInBytesOnDevice
+      "buffer", // void *bufferOnHost
+      "usize", // size_t workspaceInBytesOnHost
+      "u64", // int *info
+    ],
+    result: "i32",
+    optional: true,
+  },
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /** `cublasFillMode_t`: the lower triangle. */

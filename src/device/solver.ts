@@ -145,6 +145,18 @@ export interface SolverJobs {
     readonly w: SolverVectors;
     readonly info: SolverVectors;
   };
+  /**
+   * The eigenvalues (into `w`) and, where `vr` is given, the right eigenvectors (its columns, each of
+   * 2-norm 1 with its largest element real) of general complex matrices (complex64 or complex128; `a`
+   * is overwritten); `info` > 0 where the QR iterations did not converge.
+   */
+  geev: SolverJob & {
+    readonly n: number;
+    readonly a: SolverMatrices;
+    readonly w: SolverVectors;
+    readonly vr?: SolverMatrices;
+    readonly info: SolverVectors;
+  };
 }
 
 /**
@@ -160,4 +172,8 @@ export interface SolverJobs {
  */
 export type Solver =
   & { readonly dtypes: readonly DType[] }
-  & { readonly [K in keyof SolverJobs]: (job: SolverJobs[K]) => void };
+  & { readonly [K in Exclude<keyof SolverJobs, "geev">]: (job: SolverJobs[K]) => void }
+  & {
+    /** Undefined where the library lacks it (cuSOLVER before 11.7): the array module's kernel runs instead. */
+    readonly geev?: (job: SolverJobs["geev"]) => void;
+  };

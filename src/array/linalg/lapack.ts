@@ -58,7 +58,8 @@ function run<K extends OwnJob>(backend: Backend, name: K, job: SolverJobs[K]): v
   const dims = job as { n: number; m?: number };
   if (job.count === 0 || dims.n === 0 || dims.m === 0) return;
   const solver = vendorSolver(backend, job.dtype, job.count, Math.max(dims.n, dims.m ?? 0));
-  if (solver !== undefined) (solver[name] as (j: SolverJobs[K]) => void)(job);
+  const vendor = solver?.[name] as ((j: SolverJobs[K]) => void) | undefined;
+  if (vendor !== undefined) vendor(job);
   else (OWN_JOBS[name] as (b: Backend, j: SolverJobs[K]) => void)(backend, job);
 }
 
@@ -171,4 +172,28 @@ export function eigFactor(
     info: infoOf(info),
   });
   return { values, info };
+}
+
+/**
+ * The eigenvalues and, where `vectors`, the right eigenvectors of each complex column-major matrix of
+ * `w` (overwritten): LAPACK's `geev` on the vendor solver where it has it, else the array module's
+ * kernel. `info` k > 0 where a matrix's iterations did not converge.
+ */
+export function generalEigen(
+  w: GPUArray<LuDType>,
+  vectors: boolean,
+): { values: GPUArray<LuDType>; vectors?: GPUArray<LuDType>; info: GPUArray<"int32"> } {
+  const batch = batchOf(w), n = w.shape[w.ndim - 1]!;
+  const values = arrayLike(w, [...batch, n], w.dtype), info = infoFor(w);
+  const v = vectors ? arrayLike(w, [...batch, n, n], w.dtype) : undefined;
+  run(w.backend, "geev", {
+    dtype: w.dtype,
+    count: countOf(batch),
+    n,
+    a: matricesOf(w),
+    w: vectorsOf(values),
+    ...(v === undefined ? {} : { vr: matricesOf(v) }),
+    info: infoOf(info),
+  });
+  return { values, ...(v === undefined ? {} : { vectors: v }), info };
 }

@@ -1,6 +1,6 @@
 /**
  * `ga.linalg`: NumPy's `numpy.linalg` on GPU arrays — solving and inverting (`solve`, `inv`, `lstsq`,
- * `pinv`), determinants (`det`, `slogdet`), decompositions (`cholesky`, `qr`, `svd`, `eigh`), what is
+ * `pinv`), determinants (`det`, `slogdet`), decompositions (`cholesky`, `qr`, `svd`, `eigh`, `eig`), what is
  * read from them (`svdvals`, `eigvalsh`, `matrixRank`, `cond`, `norm` with every `ord`) and products
  * (`matrixPower`, `multiDot`), for float32 and float64 (integers compute in float64), over leading batch
  * axes. On CUDA the decompositions run on cuSOLVER (a call per matrix), except batches of small
@@ -34,6 +34,7 @@ export { cholesky, type CholeskyOptions } from "./cholesky.ts";
 export { qr, type QrMode, type QrOptions, type QrResult } from "./qr.ts";
 export { svd, type SvdOptions, type SvdResult, svdvals } from "./svd.ts";
 export { eigh, type EighOptions, type EighResult, eigvalsh } from "./eigh.ts";
+export { eig, type EigResult, type EigType, eigvals } from "./eig.ts";
 export { lstsq, type LstsqOptions, type LstsqResult } from "./lstsq.ts";
 export { matrixRank, type MatrixRankOptions, pinv, type PinvOptions } from "./rank.ts";
 export { cond, type CondOptions } from "./cond.ts";

@@ -14,6 +14,7 @@ import { getrfSource, getrsSource } from "./lu_source.ts";
 import { potrfSource } from "./cholesky_source.ts";
 import { geqrfSource, orgqrSource } from "./qr_source.ts";
 import { jacobiScratch, jacobiSource } from "./jacobi_source.ts";
+import { geevSource } from "./eig_source.ts";
 
 /**
  * The one-sided Jacobi SVD job of m × n matrices, m ≥ n (`a` is overwritten): the singular values and,
@@ -146,6 +147,19 @@ export const OWN_JOBS: {
           ],
         ),
     );
+  },
+  geev(backend, job) {
+    const { dtype, n } = job;
+    const vr = job.vr ?? job.a; // not written without vectors
+    launch(backend, `geev:${dtype}`, () => geevSource(backend.dialect, dtype), job.count, n, [
+      ...matrices(job.a),
+      n,
+      job.vr === undefined ? 0 : 1,
+      ...vectors(job.w),
+      ...matrices(vr),
+      job.info.buffer,
+      job.info.offset,
+    ]);
   },
 };
 
