@@ -78,6 +78,35 @@ eachBackend(
   },
 );
 
+eachBackend(
+  "solve() and inv() match the host on both sides of the one-thread kernel's limit (orders 1, 8, 9 and 17), singular members named",
+  () => {
+    for (const n of [1, 8, 9, 17]) {
+      for (const dtype of ["float64", "float32"] as const) {
+        const mats = [40, 41, 42].map((s) =>
+          randomMat(n, n, s + n).map((r, i) => r.map((x, j) => x + (i === j ? 3 : 0)))
+        );
+        const rhs = [43, 44, 45].map((s) => randomMat(n, 2, s + n));
+        const x = fromDevice(ga.linalg.solve(toDevice(mats, [3], dtype), toDevice(rhs, [3], dtype)));
+        const inverse = fromDevice(ga.linalg.inv(toDevice(mats, [3], dtype)));
+        mats.forEach((m, b) => {
+          near(x[b]!, hostSolve(m, rhs[b]!), dtype, `order ${n} ${dtype} solve ${b}`, 4 * n);
+          near(inverse[b]!, hostSolve(m, identity(n)), dtype, `order ${n} ${dtype} inverse ${b}`, 4 * n);
+        });
+      }
+    }
+    // A zero matrix in the middle of a batch of 8 × 8 ones.
+    const batch = [identity(8), identity(8).map((r) => r.map(() => 0)), identity(8)];
+    assert.throws(() => ga.linalg.inv(toDevice(batch, [3], "float64")), {
+      name: "LinAlgError",
+      message: /Cannot inv: matrix \[1\] of the batch is singular/,
+    });
+    const unchecked = fromDevice(ga.linalg.inv(toDevice(batch, [3], "float64"), { check: false }));
+    assert.deepEqual(unchecked[0], identity(8));
+    assert.ok(unchecked[1]!.flat().some((v) => !Number.isFinite(v)));
+  },
+);
+
 eachBackend("solve() of an ill-conditioned Hilbert system has a small backward error", () => {
   const h = hilbert(8); // condition number about 1.5e10
   const b = matmul(h, [[1], [1], [1], [1], [1], [1], [1], [1]]);

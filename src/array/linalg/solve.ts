@@ -10,8 +10,9 @@ import type { ResultType } from "../core/dtypes.ts";
 import type { GPUArray } from "../core/gpuarray.ts";
 import { broadcastShapes, showShape } from "../core/layout.ts";
 import { optionsOf } from "../core/axis_args.ts";
-import { fill } from "../ops/assign.ts";
-import { diagonal, expandDims, reshape, squeeze, swapaxes } from "../ops/views.ts";
+import { astype, fill } from "../ops/assign.ts";
+import { broadcastTo, diagonal, expandDims, reshape, squeeze, swapaxes } from "../ops/views.ts";
+import { SMALL_KERNEL_ORDER, smallSource } from "./small_source.ts";
 import { matmul } from "../ops/matmul.ts";
 import { differentiated, tracked, type Vjp } from "../grad/tape.ts";
 import { mT } from "./gradient.ts";
@@ -23,6 +24,7 @@ import {
   type CheckOptions,
   columnMajorCopy,
   commonLuType,
+  countOf,
   type LuDType,
   luType,
   matrixShape,
@@ -122,6 +124,14 @@ export function solve(a: GPUArray, b: GPUArray, ...args: unknown[]): GPUArray {
       "whether every matrix is invertible (pass { check: false } to skip it)",
     );
   }
+  if (n <= SMALL_KERNEL_ORDER) {
+    using column = vector ? expandDims(b, -1) : undefined;
+    const { x, info } = small(a, column ?? b, batch, n, dtype);
+    using _info = info;
+    const result = vector ? reshape(x, [...batch, n]) : x;
+    if (result !== x) x.free();
+    return checked(result, info, check, "solve");
+  }
   using w = columnMajorCopy(a, dtype, batch);
   using column = vector ? expandDims(b, -1) : undefined;
   using rhs = columnMajorCopy(column ?? b, dtype, batch);
@@ -167,6 +177,11 @@ export function inv(a: GPUArray, ...args: unknown[]): GPUArray {
   if (check) {
     a.backend.checkHostRead("inv()", "whether every matrix is invertible (pass { check: false } to skip it)");
   }
+  if (n <= SMALL_KERNEL_ORDER) {
+    const { x, info } = small(a, undefined, batch, n, dtype);
+    using _info = info;
+    return checked(x, info, check, "inv");
+  }
   // The row-major copy is each matrix's transpose, column-major: its inverse, column-major, is the
   // inverse of the matrix row-major.
   using w = rowMajorCopy(a, dtype);
@@ -196,6 +211,70 @@ function solveVjp(a: GPUArray, vector: boolean, x: GPUArray): Vjp {
     const ga = need[0] ? matmul(gb, mT(vector ? expandDims(x, -1) : x)).neg() : undefined;
     return [ga, vector ? squeeze(gb, -1) : gb];
   };
+}
+
+/** `x`, or a {@link LinAlgError} (freeing it) where `check` and `info` names a singular matrix. */
+function checked(x: GPUArray, info: GPUArray<"int32">, check: boolean, what: string): GPUArray {
+  if (!check) return x;
+  try {
+    checkInfo(info, SINGULAR(what));
+  } catch (e) {
+    x.free();
+    throw e;
+  }
+  return x;
+}
+
+/**
+ * `a⁻¹·b` (`b` undefined: `a⁻¹`) for matrices of order `n` ≤ {@link SMALL_KERNEL_ORDER} over `batch`,
+ * in one launch of the one-thread-per-matrix kernel, with each matrix's `info`.
+ */
+function small(
+  a: GPUArray,
+  b: GPUArray | undefined,
+  batch: readonly number[],
+  n: number,
+  dtype: LuDType,
+): { x: GPUArray; info: GPUArray<"int32"> } {
+  const k = b === undefined ? n : b.shape[b.ndim - 1]!;
+  // Row-major and contiguous over the whole batch, in the working dtype: a copy only where not already.
+  const ready = (x: GPUArray, columns: number) => {
+    const shape = [...batch, n, columns];
+    if (
+      x.dtype === dtype && x.isContiguous && x.shape.length === shape.length &&
+      x.shape.every((d, i) => d === shape[i])
+    ) {
+      return x;
+    }
+    using wide = broadcastTo(x, shape);
+    return astype(wide, dtype);
+  };
+  const aa = ready(a, n), bb = b === undefined ? aa : ready(b, k);
+  try {
+    const x = arrayLike(a, [...batch, n, k], dtype), info = arrayLike(a, batch, "int32");
+    const count = countOf(batch), block = 64, inverse = b === undefined;
+    if (count > 0 && k > 0 && n > 0) {
+      a.backend.kernel(
+        `linalg:small:${inverse ? "inv" : "solve"}:${n}:${dtype}`,
+        () => smallSource(a.backend.dialect, dtype, n, inverse),
+      ).launch({ grid: Math.ceil(count / block), block }, [
+        aa.buffer,
+        aa.offset,
+        bb.buffer,
+        bb.offset,
+        x.buffer,
+        count,
+        k,
+        info.buffer,
+      ]);
+    } else {
+      fill(info, 0);
+    }
+    return { x, info };
+  } finally {
+    if (aa !== a) aa.free();
+    if (bb !== b && bb !== aa) bb.free();
+  }
 }
 
 /** A batch of identity matrices of order `n` on `like`'s backend. */
