@@ -6,7 +6,8 @@
  * axes. On CUDA the decompositions run on cuSOLVER (a call per matrix), except batches of small
  * matrices (order 32 or less); those, and everything on OpenCL, run on the module's own kernels (LU with
  * partial pivoting, Cholesky, Householder QR, Jacobi for `eigh` and the SVD), a work-group per matrix,
- * a whole batch in one launch.
+ * a whole batch in one launch. `solve` and `inv` of order 8 or less run on every backend as one launch
+ * of a kernel that keeps each matrix in one thread's registers.
  * Results of several arrays are NumPy's named tuples: arrays that unpack (`const [q, r] = qr(a)`) and
  * have the names too (`qr(a).Q`). A matrix that cannot be factored is a {@link LinAlgError}, found by
  * reading each matrix's status back; `{ check: false }` skips that read (results are then inf or NaN).
