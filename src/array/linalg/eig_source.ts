@@ -25,37 +25,15 @@ import type { Dialect } from "../../kernel/ctypes.ts";
 import type { DType } from "../../kernel/dtype.ts";
 import { targetOf } from "../../codegen/targets.ts";
 import { complexPrefix } from "../../codegen/complex.ts";
-import { EPSILON, linalgKernel, localArray, pointer, reduceInto } from "./kernel_text.ts";
+import { EPSILON, linalgKernel, localArray, pointer, reduceInto, reflectorText } from "./kernel_text.ts";
 import { realOf } from "../core/dtypes.ts";
 
 /**
- * Statements building the reflector of column k below the diagonal (LAPACK's `larfg` on
- * `A[k+1..n-1, k]`): `beta` into `A[k+1, k]`, the reflector's tail (its head is 1) over the column below
- * it, and `tau` in every thread. No barrier in this kernel stands inside a branch, even a branch every
- * thread takes: PoCL 3.1 lost the reflector's writes when one did.
+ * Statements building the reflector of column k below the diagonal (`larfg` on `A[k+1..n-1, k]`):
+ * `beta` into `A[k+1, k]`, the reflector's tail over the column below it, `tau` in every thread.
  */
-const REFLECTOR = `R big = 0;
-    for (int i = k + 2 + tid; i < n; i += nt) big = FMAX(big, MAGINF(AT(i, k)));
-    ${reduceInto("big", true)}
-    const R scale = red[0];
-    SYNC
-    R sum = 0;
-    if (scale > 0) {
-      for (int i = k + 2 + tid; i < n; i += nt) { const T x = DIVR(AT(i, k), scale); sum += ABS2(x); }
-    }
-    ${reduceInto("sum")}
-    const R xnorm = scale * SQRT(red[0]);
-    const T alpha = AT(k + 1, k);
-    const R alphr = RE(alpha), alphi = IM(alpha);
-    const int reflect = xnorm != 0 || alphi != 0;
-    const R b = reflect ? -COPYSIGN(HYPOT(HYPOT(alphr, alphi), xnorm), alphr) : 0;
-    const T tau = reflect ? MAKE((b - alphr) / b, -alphi / b) : FROMREAL(0);
-    const T f = reflect ? DIV(FROMREAL(1), SUB(alpha, FROMREAL(b))) : FROMREAL(0);
-    if (reflect) {
-      for (int i = k + 2 + tid; i < n; i += nt) AT(i, k) = MUL(AT(i, k), f);
-    }
-    SYNC
-    if (tid == 0 && reflect) AT(k + 1, k) = FROMREAL(b);
+const REFLECTOR = `${reflectorText("k", "k + 1", "n")}
+    if (tid == 0) AT(k + 1, k) = beta;
     SYNC`;
 
 /** Element i of the reflector of column k (rows k+1 onward). */

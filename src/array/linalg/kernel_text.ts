@@ -144,6 +144,38 @@ export function reduceInto(value: string, max = false): string {
   }`;
 }
 
+/**
+ * Statements of LAPACK's `larfg` on column `col` of `AT` from row `head` (its `alpha`) down to row
+ * `end - 1`: `beta` (an element of real value; `alpha` where nothing reflects) and `tau` in every
+ * thread, the rows below `head` scaled into the reflector's tail (its head is 1), then a barrier. The
+ * caller stores `beta` at `AT(head, col)`. Uses the local `red`; no barrier stands in a branch.
+ */
+export function reflectorText(col: string, head: string, end: string): string {
+  return `R big = 0;
+    for (int i = ${head} + 1 + tid; i < ${end}; i += nt) big = FMAX(big, MAGINF(AT(i, ${col})));
+    ${reduceInto("big", true)}
+    const R scale = red[0];
+    SYNC
+    R sum = 0;
+    if (scale > 0) {
+      for (int i = ${head} + 1 + tid; i < ${end}; i += nt) { const T x = DIVR(AT(i, ${col}), scale); sum += ABS2(x); }
+    }
+    ${reduceInto("sum")}
+    const R xnorm = scale * SQRT(red[0]);
+    const T alpha = AT(${head}, ${col});
+    const R alphr = RE(alpha), alphi = IM(alpha);
+    // A real beta, tau = (beta - alpha) / beta, the rest of the column over alpha - beta.
+    const int reflect = xnorm != 0 || alphi != 0;
+    const R b = reflect ? -COPYSIGN(HYPOT(HYPOT(alphr, alphi), xnorm), alphr) : 0;
+    const T beta = reflect ? FROMREAL(b) : alpha;
+    const T tau = reflect ? MAKE((b - alphr) / b, -alphi / b) : FROMREAL(0);
+    if (reflect) {
+      const T f = DIV(FROMREAL(1), SUB(alpha, beta));
+      for (int i = ${head} + 1 + tid; i < ${end}; i += nt) AT(i, ${col}) = MUL(AT(i, ${col}), f);
+    }
+    SYNC`;
+}
+
 /** The work-group size for matrices of order `n`: a power of two from 32 to {@link MAX_GROUP}. */
 export function groupSize(n: number): number {
   let size = 32;

@@ -11,7 +11,7 @@
 import type { KernelSource } from "../../device/backend.ts";
 import type { Dialect } from "../../kernel/ctypes.ts";
 import type { DType } from "../../kernel/dtype.ts";
-import { linalgKernel, localArray, pointer, reduceInto } from "./kernel_text.ts";
+import { linalgKernel, localArray, pointer, reduceInto, reflectorText } from "./kernel_text.ts";
 import { realOf } from "../core/dtypes.ts";
 
 /**
@@ -52,29 +52,7 @@ export function geqrfSource(dialect: Dialect, dtype: DType): KernelSource {
 #define AT(i, j) A[(i) + (IDX)(j) * lda]
   const int kmax = m < n ? m : n;
   for (int k = 0; k < kmax; k++) {
-    R big = 0;
-    for (int i = k + 1 + tid; i < m; i += nt) big = FMAX(big, MAGINF(AT(i, k)));
-    ${reduceInto("big", true)}
-    const R scale = red[0];
-    SYNC
-    R sum = 0;
-    if (scale > 0) {
-      for (int i = k + 1 + tid; i < m; i += nt) { const T x = DIVR(AT(i, k), scale); sum += ABS2(x); }
-    }
-    ${reduceInto("sum")}
-    const R xnorm = scale * SQRT(red[0]);
-    const T alpha = AT(k, k);
-    const R alphr = RE(alpha), alphi = IM(alpha);
-    T beta = alpha, tau = FROMREAL(0);
-    if (xnorm != 0 || alphi != 0) {
-      // LAPACK's larfg: a real beta, tau = (beta - alpha) / beta, the rest of the column over alpha - beta.
-      const R b = -COPYSIGN(HYPOT(HYPOT(alphr, alphi), xnorm), alphr);
-      beta = FROMREAL(b);
-      tau = MAKE((b - alphr) / b, -alphi / b);
-      const T f = DIV(FROMREAL(1), SUB(alpha, beta));
-      for (int i = k + 1 + tid; i < m; i += nt) AT(i, k) = MUL(AT(i, k), f);
-    }
-    SYNC
+    ${reflectorText("k", "k", "m")}
     if (tid == 0) { AT(k, k) = beta; Tau[k] = tau; }
     if (NONZERO(tau)) {
       // Hᴴ from the left (H = I - tau·v·vᴴ): the reflector's conjugate scale.
