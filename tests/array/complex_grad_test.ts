@@ -2,62 +2,7 @@ import assert from "node:assert/strict";
 import * as ga from "../../src/array/mod.ts";
 import { eachBackend } from "./_each_backend.ts";
 import { randomArray, rng } from "./_grad_programs.ts";
-
-// Complex gradients follow PyTorch: for a real loss L of z, grad = ∂L/∂Re z + i·∂L/∂Im z, so that along
-// a direction v, dL = Σ Re(grad)·Re(v) + Im(grad)·Im(v): the dot product of the interleaved parts.
-const host = (a: ga.GPUArray) => Array.from(a.get() as Float64Array);
-const dot = (a: readonly number[], b: readonly number[]) => a.reduce((s, x, i) => s + x * b[i]!, 0);
-const valueOf = (x: unknown) => (x instanceof ga.GPUArray ? Number(x.item()) : Number(x));
-
-function randomLike(x: ga.GPUArray, random: () => number): ga.GPUArray {
-  const re = randomArray(x.shape, random);
-  return x.dtype === "complex128" ? ga.complex(re, randomArray(x.shape, random)) : re;
-}
-
-/** `<grad, v>` against the central finite difference of `f` along three random directions `v`. */
-function checkGradient(
-  what: string,
-  f: (...xs: ga.GPUArray[]) => unknown,
-  inputs: ga.GPUArray[],
-  seed: number,
-) {
-  const random = rng(seed);
-  f(...inputs); // outside grad(), so that the weights a loss makes on its first call outlive it
-  const argnums = inputs.map((_, i) => i);
-  const grads = ga.grad((...xs: ga.GPUArray[]) => f(...xs) as ga.GPUArray, { argnums })(
-    ...inputs,
-  ) as ga.GPUArray[];
-  grads.forEach((g, i) => {
-    assert.deepEqual(g.shape, inputs[i]!.shape, `${what}: gradient ${i}'s shape`);
-    assert.equal(g.dtype, inputs[i]!.dtype, `${what}: gradient ${i}'s dtype`);
-  });
-  for (let d = 0; d < 3; d++) {
-    const vs = inputs.map((x) => randomLike(x, random));
-    const h = 1e-6;
-    const at = (t: number) => valueOf(f(...inputs.map((x, i) => x.add(vs[i]!.mul(t)))));
-    const fd = (at(h) - at(-h)) / (2 * h);
-    const analytic = grads.reduce((s, g, i) => s + dot(host(g), host(vs[i]!)), 0);
-    assert.ok(
-      Math.abs(analytic - fd) <= 1e-5 * (1 + Math.abs(fd)),
-      `${what}, direction ${d}: grad gives ${analytic}, finite differences ${fd}`,
-    );
-  }
-}
-
-/**
- * A real loss reading every part of a complex `y`: `Σ re(y)·w₁ + im(y)·w₂` with fixed random weights
- * (made on the first call).
- */
-function weighted(seed: number): (y: ga.GPUArray) => ga.GPUArray {
-  const random = rng(seed);
-  let w: [ga.GPUArray, ga.GPUArray] | undefined;
-  return (y) => {
-    w ??= [randomArray(y.shape, random), randomArray(y.shape, random)];
-    const parts = ga.real(y).mul(w[0]);
-    const imaginary = y.dtype === "complex128" ? ga.imag(y).mul(w[1]) : undefined;
-    return ga.sum(imaginary === undefined ? parts : parts.add(imaginary)) as unknown as ga.GPUArray;
-  };
-}
+import { checkGradient, weighted } from "./_finite_differences.ts";
 
 const complexRandom = (shape: number[], seed: number) => {
   const random = rng(seed);

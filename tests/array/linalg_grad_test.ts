@@ -2,54 +2,9 @@ import assert from "node:assert/strict";
 import * as ga from "../../src/array/mod.ts";
 import { eachBackend } from "./_each_backend.ts";
 import { randomArray, rng } from "./_grad_programs.ts";
+import { asArray, checkGradient, plus, weighted } from "./_finite_differences.ts";
 
 const host = (a: ga.GPUArray) => Array.from(a.get() as Float64Array);
-const dot = (a: readonly number[], b: readonly number[]) => a.reduce((s, x, i) => s + x * b[i]!, 0);
-const asArray = (x: unknown) => x as ga.GPUArray;
-/** A loss's value: a full `ga.sum` is a host number outside a differentiation, a 0-d array inside. */
-const valueOf = (x: unknown) => (x instanceof ga.GPUArray ? Number(x.item()) : Number(x));
-const plus = (
-  x: unknown,
-  y: unknown,
-) => (x instanceof ga.GPUArray ? x.add(asArray(y)) : valueOf(x) + valueOf(y));
-
-/**
- * Checks `grad` of `f` at `inputs` along three random directions against the central finite
- * difference of `f` in float64: `<∇f, v> ≈ (f(x + hv) - f(x - hv)) / 2h`.
- */
-function checkGradient(
-  what: string,
-  f: (...xs: ga.GPUArray[]) => unknown,
-  inputs: ga.GPUArray[],
-  seed: number,
-) {
-  const random = rng(seed);
-  const argnums = inputs.map((_, i) => i);
-  f(...inputs); // outside grad(), so that the weights a loss makes on its first call outlive it
-  const grads = ga.grad((...xs: ga.GPUArray[]) => asArray(f(...xs)), { argnums })(...inputs) as ga.GPUArray[];
-  grads.forEach((g, i) => assert.deepEqual(g.shape, inputs[i]!.shape, `${what}: gradient ${i}'s shape`));
-  for (let d = 0; d < 3; d++) {
-    const vs = inputs.map((x) => randomArray(x.shape, random));
-    const h = 1e-6;
-    const at = (t: number) => valueOf(f(...inputs.map((x, i) => x.add(vs[i]!.mul(t)))));
-    const fd = (at(h) - at(-h)) / (2 * h);
-    const analytic = grads.reduce((s, g, i) => s + dot(host(g), host(vs[i]!)), 0);
-    assert.ok(
-      Math.abs(analytic - fd) <= 1e-5 * (1 + Math.abs(fd)),
-      `${what}, direction ${d}: grad gives ${analytic}, finite differences ${fd}`,
-    );
-  }
-}
-
-/** `sum(y * w)` with fixed random weights `w` of `y`'s shape: a loss that reads every element of `y`. */
-function weighted(seed: number): (y: ga.GPUArray) => unknown {
-  const random = rng(seed);
-  let w: ga.GPUArray | undefined;
-  return (y) => {
-    w ??= randomArray(y.shape, random);
-    return ga.sum(y.mul(w));
-  };
-}
 
 /** A well-conditioned random matrix (or batch): entries in [-1, 1) plus 3 on the diagonal. */
 function wellConditioned(shape: number[], seed: number): ga.GPUArray {
