@@ -272,14 +272,22 @@ export function defineOps<K extends string>(
 /** An operand as a rule sees it: an array, or a scalar (as a number). */
 export type RuleOperand = GPUArray | number;
 
-/** A unary op's rule from the gradient `g`, the operand `x` and the result `y`. */
+/**
+ * A unary op's rule from the gradient `g`, the operand `x` and the result `y` (their conjugates where
+ * complex, see `conjugated` in `grad/tape.ts`; only those the rule declares are made).
+ */
 export function unaryVjp(rule: (g: GPUArray, x: GPUArray, y: GPUArray, ops: GradOps) => GPUArray): Vjp {
-  return (g, c) => [rule(g, conjugated(c.inputs[0] as GPUArray), conjugated(c.output), c.ops)];
+  const reads = rule.length;
+  return (g, c) => {
+    const x = c.inputs[0] as GPUArray;
+    return [rule(g, reads > 1 ? conjugated(x) : x, reads > 2 ? conjugated(c.output) : c.output, c.ops)];
+  };
 }
 
 /**
  * A binary op's rule from the gradient `g`, the operands (scalars as numbers) and the result `y`; it
- * computes the gradients `need` asks for (the others may be undefined).
+ * computes the gradients `need` asks for (the others may be undefined). Complex operands and result come
+ * conjugated (see `conjugated` in `grad/tape.ts`), those the rule declares only.
  */
 export function binaryVjp(
   rule: (
@@ -293,12 +301,13 @@ export function binaryVjp(
 ): Vjp {
   const operand = (x: unknown) =>
     (typeof x === "bigint" || typeof x === "boolean" ? Number(x) : x) as RuleOperand;
+  const reads = rule.length;
   return (g, c) =>
     rule(
       g,
-      conjugated(operand(c.inputs[0])),
-      conjugated(operand(c.inputs[1])),
-      conjugated(c.output),
+      reads > 1 ? conjugated(operand(c.inputs[0])) : operand(c.inputs[0]),
+      reads > 2 ? conjugated(operand(c.inputs[1])) : operand(c.inputs[1]),
+      reads > 3 ? conjugated(c.output) : c.output,
       c.need,
       c.ops,
     );
