@@ -117,3 +117,31 @@ eachBackend("grad() of rfft, irfft, rfftn, irfftn, hfft and ihfft matches finite
     );
   }
 });
+
+eachBackend(
+  "grad() of solve, inv, det, slogdet and cholesky of complex matrices matches finite differences",
+  () => {
+    const shift = ga.eye(3, "float64").mul(3).astype("complex128");
+    const a = complexRandom([2, 3, 3], 300).add(shift), b = complexRandom([2, 3, 2], 301);
+    const l1 = weighted(302), l2 = weighted(303), l3 = weighted(304), l4 = weighted(305), l5 = weighted(306);
+    checkGradient("solve(a, b)", (a, b) => l1(ga.linalg.solve(a, b)), [a, b], 307);
+    checkGradient("inv(a)", (a) => l2(ga.linalg.inv(a)), [a], 308);
+    checkGradient("det(a)", (a) => l3(ga.linalg.det(a) as ga.GPUArray), [a], 309);
+    checkGradient("slogdet(a).logabsdet", (a) => l4(ga.linalg.slogdet(a).logabsdet as ga.GPUArray), [a], 310);
+    const x = complexRandom([2, 3, 3], 311);
+    const hpd = (x: ga.GPUArray) => ga.matmul(x, ga.conj(ga.swapaxes(x, -1, -2))).add(shift);
+    checkGradient("cholesky(x·xᴴ + 3I)", (x) => l5(ga.linalg.cholesky(hpd(x))), [x], 312);
+    for (
+      const [what, f] of [
+        ["qr", (a: ga.GPUArray) => ga.linalg.qr(a)[1]],
+        ["eigvalsh", (a: ga.GPUArray) => ga.linalg.eigvalsh(a)],
+        ["svdvals", (a: ga.GPUArray) => ga.linalg.svdvals(a)],
+      ] as const
+    ) {
+      assert.throws(() => ga.grad((a: ga.GPUArray) => ga.sum(ga.abs(f(a))) as unknown as ga.GPUArray)(a), {
+        name: "TypeError",
+        message: new RegExp(`Cannot differentiate ${what}\\w* of complex matrices yet`),
+      });
+    }
+  },
+);

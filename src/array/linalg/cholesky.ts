@@ -17,6 +17,7 @@ import { tril, triu } from "../routines/matrices.ts";
 import { checkInfo } from "./errors.ts";
 import { choleskyFactor } from "./lapack.ts";
 import {
+  adjoint,
   checkArray,
   checking,
   type CheckOptions,
@@ -28,7 +29,6 @@ import {
 import { type LuType, solve } from "./solve.ts";
 import { matmul } from "../ops/matmul.ts";
 import { differentiated, tracked, type Vjp } from "../grad/tape.ts";
-import { mT } from "./gradient.ts";
 
 /**
  * Options of {@link cholesky}.
@@ -106,15 +106,15 @@ export function cholesky(a: GPUArray, ...args: unknown[]): GPUArray {
 }
 
 /**
- * The rule of the Cholesky factor (Murray 2016, as PyTorch's): with `P = Φ(Lᵀ·L̄)` (the lower triangle,
- * symmetrized with its diagonal halved), `ā = L⁻ᵀ·P·L⁻¹`, symmetric as `a` is.
+ * The rule of the Cholesky factor (Murray 2016, as PyTorch's): with `P = Φ(Lᴴ·L̄)` (the lower triangle,
+ * made Hermitian with its diagonal halved), `ā = L⁻ᴴ·P·L⁻¹`.
  */
 function choleskyVjp(factor: GPUArray, upper: boolean): Vjp {
   return (g) => {
-    const l = upper ? mT(factor) : factor, gl = upper ? mT(g) : g;
-    const lower = tril(matmul(mT(l), gl));
-    const p = lower.add(mT(tril(lower, -1))).mul(0.5);
-    const left = solve(mT(l), p, { check: false });
-    return [mT(solve(mT(l), mT(left), { check: false }))];
+    const l = upper ? adjoint(factor) : factor, gl = upper ? adjoint(g) : g;
+    const lower = tril(matmul(adjoint(l), gl));
+    const p = lower.add(adjoint(tril(lower, -1))).mul(0.5);
+    const left = solve(adjoint(l), p, { check: false });
+    return [adjoint(solve(adjoint(l), adjoint(left), { check: false }))];
   };
 }

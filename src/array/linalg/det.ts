@@ -14,10 +14,11 @@ import { prod, sum } from "../ops/reductions.ts";
 import { abs, log, ne, neg, remainder, sign } from "../api/elementwise.ts";
 import { where } from "../ops/ufunc.ts";
 import { arrayLike, luFactor } from "./lapack.ts";
-import { checkArray, type LuDType, luType, matrixShape, rowMajorCopy } from "./operands.ts";
+import { adjoint, checkArray, type LuDType, luType, matrixShape, rowMajorCopy } from "./operands.ts";
 import { inv, type LinalgType, type LuType } from "./solve.ts";
-import { mT } from "./gradient.ts";
-import { differentiated, tracked } from "../grad/tape.ts";
+import { undefinedGradient } from "./gradient.ts";
+import { conjugated, differentiated, tracked } from "../grad/tape.ts";
+import { realOf } from "../core/dtypes.ts";
 
 /**
  * A value per matrix: a host number for one matrix, an array of the batch's shape for a batch (and a
@@ -44,6 +45,9 @@ export interface SlogdetResult<D extends DType> {
   /** `log(|det|)`, real for complex matrices too. */
   readonly logabsdet: PerMatrix<D, LinalgType<D>>;
 }
+
+const COMPLEX_SIGN =
+  "Cannot differentiate slogdet's sign of complex matrices (its phase) yet: differentiate logabsdet, or det";
 
 /** LU of each matrix and whether its permutation is odd: U's diagonal and a bool per matrix. */
 function factored(
@@ -97,7 +101,12 @@ function perMatrix<D extends DType, R extends DType = LuType<D>>(x: GPUArray): P
  */
 export function det<D extends DType>(a: GPUArray<D>): PerMatrix<D> {
   if (tracked(a)) {
-    const d = differentiated("det", [a], () => detOf(a), (d) => [[d, (g) => [inverseScaled(a, g.mul(d))]]]);
+    const d = differentiated(
+      "det",
+      [a],
+      () => detOf(a),
+      (d) => [[d, (g) => [inverseScaled(a, g.mul(conjugated(d)))]]],
+    );
     return d as GPUArray<LuType<D>>;
   }
   return perMatrix(detOf(a));
@@ -114,9 +123,9 @@ function detOf(a: GPUArray): GPUArray {
   }
 }
 
-/** `a⁻ᵀ` times `s`, a value per matrix: the gradient of `log|det a|` scaled (det's and slogdet's rule). */
+/** `a⁻ᴴ` times `s`, a value per matrix: the gradient of `log|det a|` scaled (det's rule, `ḡ·conj(det)`, and slogdet's). */
 function inverseScaled(a: GPUArray, s: GPUArray): GPUArray {
-  return mT(inv(a, { check: false })).mul(expandDims(expandDims(s, -1), -1));
+  return adjoint(inv(a, { check: false })).mul(expandDims(expandDims(s, -1), -1));
 }
 
 /**
@@ -135,7 +144,7 @@ export function slogdet<D extends DType>(a: GPUArray<D>): SlogdetResult<D> {
   if (tracked(a)) {
     // The sign is piecewise constant: no gradient flows through it.
     return differentiated("slogdet", [a], () => slogdetOf(a), (r) => [
-      [r.sign, () => []],
+      [r.sign, realOf(r.sign.dtype) === r.sign.dtype ? () => [] : undefinedGradient(COMPLEX_SIGN)],
       [r.logabsdet, (g) => [inverseScaled(a, g)]],
     ]) as SlogdetResult<D>;
   }

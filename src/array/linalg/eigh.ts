@@ -15,7 +15,7 @@ import { matmul } from "../ops/matmul.ts";
 import { expandDims } from "../ops/views.ts";
 import { differentiated, tracked, type Vjp } from "../grad/tape.ts";
 import { checkInfo } from "./errors.ts";
-import { eyeLike, mT } from "./gradient.ts";
+import { eyeLike, mT, realOnly } from "./gradient.ts";
 import { eigFactor } from "./lapack.ts";
 import {
   adjoint,
@@ -87,10 +87,16 @@ function eigen(
   const check = checking(options);
   const { n } = matrixShape(a, what, true);
   if (tracked(a)) {
-    const both = differentiated(what, [a], () => eigen(a, args, true, what), ({ values, vectors: v }) => [
-      [values, (g) => [matmul(v!.mul(expandDims(g, -2)), mT(v!))]],
-      ...(vectors ? [[v!, eigenvectorsVjp(values, v!, n)] as const] : []),
-    ]);
+    const both = differentiated(
+      what,
+      [a],
+      () => eigen(a, args, true, what),
+      ({ values, vectors: v }) =>
+        realOnly(a, what, [
+          [values, (g) => [matmul(v!.mul(expandDims(g, -2)), mT(v!))]],
+          ...(vectors ? [[v!, eigenvectorsVjp(values, v!, n)] as const] : []),
+        ]),
+    );
     return vectors ? both : { values: both.values };
   }
   const dtype = luType(a, a.dtype, what);

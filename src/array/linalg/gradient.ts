@@ -6,13 +6,15 @@
  * the rules' parts, which is the product with all of them, since it is linear in them. The rules are
  * array code (matmul, solve, triangles), so they record in turn for a gradient of a gradient.
  *
- * The rules are the real ones of PyTorch's `FunctionsManual.cpp` (the SVD's, the QR's after Liao et
- * al. 2019, the Cholesky's after Murray 2016); complex matrices carry no gradient yet.
+ * The rules are PyTorch's (`FunctionsManual.cpp`: the SVD's, the QR's after Liao et al. 2019, the
+ * Cholesky's after Murray 2016). solve, inv, det and cholesky take complex matrices (conjugate
+ * transposes); the decompositions with a phase to fix (qr, eigh, svd) refuse them ({@link realOnly}).
  *
  * @module
  */
 
 import { GPUArray } from "../core/gpuarray.ts";
+import { realOf } from "../core/dtypes.ts";
 import { fill } from "../ops/assign.ts";
 import { diagonal, expandDims, swapaxes } from "../ops/views.ts";
 import type { Vjp } from "../grad/tape.ts";
@@ -33,6 +35,22 @@ export function eyeLike(like: GPUArray, n: number): GPUArray {
 /** The diagonal matrices whose diagonals are the last axis of `v`. */
 export function diagEmbed(v: GPUArray): GPUArray {
   return eyeLike(v, v.shape[v.ndim - 1]!).mul(expandDims(v, -2));
+}
+
+/**
+ * `rules`, or for complex `a` rules that refuse with a message naming `what`: the complex gradients
+ * of the decompositions (their phase terms) are not written yet.
+ */
+export function realOnly(
+  a: GPUArray,
+  what: string,
+  rules: readonly (readonly [GPUArray, Vjp | undefined])[],
+): readonly (readonly [GPUArray, Vjp | undefined])[] {
+  if (realOf(a.dtype) === a.dtype) return rules;
+  const refuse = undefinedGradient(
+    `Cannot differentiate ${what} of complex matrices yet: solve, inv, det, slogdet's logabsdet and cholesky take them`,
+  );
+  return rules.map(([output]) => [output, refuse] as const);
 }
 
 /** The refusal of a result whose gradient is not defined, as a rule: it throws when a gradient reaches it. */

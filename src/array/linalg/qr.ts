@@ -15,7 +15,7 @@ import { matmul } from "../ops/matmul.ts";
 import { tril, triu } from "../routines/matrices.ts";
 import { concatenate } from "../routines/join.ts";
 import { differentiated, type GradOps, tracked } from "../grad/tape.ts";
-import { mT, undefinedGradient } from "./gradient.ts";
+import { mT, realOnly, undefinedGradient } from "./gradient.ts";
 import { arrayLike, qrFactor, qrForm } from "./lapack.ts";
 import { checkArray, columnMajorCopy, type LuDType, luType, matrixShape } from "./operands.ts";
 import { named } from "./results.ts";
@@ -132,9 +132,9 @@ export function qr(a: GPUArray, ...args: unknown[]): unknown {
 function differentiatedQr(a: GPUArray, mode: QrMode, m: number, n: number): unknown {
   const [q, r] = differentiated("qr", [a], () => qr(a, mode === "r" ? "reduced" : mode), ([q, r]) => {
     if (mode !== "complete" || m <= n) {
-      return [[q, (g, c) => [qrBackward(a, q, r, g, undefined, c.ops)]], [r, (g, c) => [
+      return realOnly(a, "qr", [[q, (g, c) => [qrBackward(a, q, r, g, undefined, c.ops)]], [r, (g, c) => [
         qrBackward(a, q, r, undefined, g, c.ops),
-      ]]];
+      ]]]);
     }
     const qReduced = slice(q, "...", [], [0, n]), rTop = slice(r, "...", [0, n], []);
     return [
@@ -144,7 +144,10 @@ function differentiatedQr(a: GPUArray, mode: QrMode, m: number, n: number): unkn
           'Cannot differentiate Q of qr(a, "complete") for a matrix with more rows than columns: its last columns are not determined by a; use mode "reduced"',
         ),
       ],
-      [r, (g, c) => [qrBackward(a, qReduced, rTop, undefined, slice(g, "...", [0, n], []), c.ops)]],
+      ...realOnly(a, "qr", [[
+        r,
+        (g, c) => [qrBackward(a, qReduced, rTop, undefined, slice(g, "...", [0, n], []), c.ops)],
+      ]]),
     ];
   });
   return mode === "r" ? r : named([q, r] as const, { Q: q, R: r });

@@ -15,10 +15,10 @@ import { broadcastTo, diagonal, expandDims, reshape, squeeze, swapaxes } from ".
 import { SMALL_KERNEL_ORDER, smallSource } from "./small_source.ts";
 import { matmul } from "../ops/matmul.ts";
 import { differentiated, tracked, type Vjp } from "../grad/tape.ts";
-import { mT } from "./gradient.ts";
 import { checkInfo, type Failure } from "./errors.ts";
 import { arrayLike, luFactor, luSolve } from "./lapack.ts";
 import {
+  adjoint,
   checkArray,
   checking,
   type CheckOptions,
@@ -169,7 +169,12 @@ export function inv(a: GPUArray, ...args: unknown[]): GPUArray {
   checkArray(a, "inv");
   if (tracked(a)) {
     const again = () => inv(a, ...(args as [CheckOptions?]));
-    return differentiated("inv", [a], again, (y) => [[y, (g) => [matmul(matmul(mT(y), g), mT(y)).neg()]]]);
+    return differentiated(
+      "inv",
+      [a],
+      again,
+      (y) => [[y, (g) => [matmul(matmul(adjoint(y), g), adjoint(y)).neg()]]],
+    );
   }
   const check = checking(checkOptionsOf("inv", args));
   const { batch, n } = matrixShape(a, "inv", true);
@@ -201,14 +206,14 @@ export function inv(a: GPUArray, ...args: unknown[]): GPUArray {
 }
 
 /**
- * The rule of `x = solve(a, b)`: `b̄ = solve(aᵀ, ḡ)`, `ā = -b̄·xᵀ` (with `b` and `x` as columns where
- * `b` is a `vector`).
+ * The rule of `x = solve(a, b)`: `b̄ = solve(aᴴ, ḡ)`, `ā = -b̄·xᴴ` (with `b` and `x` as columns where
+ * `b` is a `vector`; ᴴ is the transpose for real matrices).
  */
 function solveVjp(a: GPUArray, vector: boolean, x: GPUArray): Vjp {
   return (g, { need }) => {
     const columns = vector ? expandDims(g, -1) : g;
-    const gb = solve(mT(a), columns, { check: false });
-    const ga = need[0] ? matmul(gb, mT(vector ? expandDims(x, -1) : x)).neg() : undefined;
+    const gb = solve(adjoint(a), columns, { check: false });
+    const ga = need[0] ? matmul(gb, adjoint(vector ? expandDims(x, -1) : x)).neg() : undefined;
     return [ga, vector ? squeeze(gb, -1) : gb];
   };
 }

@@ -21,7 +21,7 @@ import { abs, conj, divide, eq, multiply } from "../api/elementwise.ts";
 import { matmul } from "../ops/matmul.ts";
 import { differentiated, tracked, type Vjp } from "../grad/tape.ts";
 import { checkInfo } from "./errors.ts";
-import { diagEmbed, eyeLike, mT, undefinedGradient } from "./gradient.ts";
+import { diagEmbed, eyeLike, mT, realOnly, undefinedGradient } from "./gradient.ts";
 import { arrayLike, infoOf, matricesOf, qrFactor, qrForm, vectorsOf, vendorSolver } from "./lapack.ts";
 import {
   checkArray,
@@ -236,7 +236,7 @@ function differentiatedSvd(
             part === 2 ? g : undefined,
           ),
         ];
-    return vectors ? [[u!, rule(0)], [s, rule(1)], [vh!, rule(2)]] : [[s, rule(1)]];
+    return realOnly(a, what, vectors ? [[u!, rule(0)], [s, rule(1)], [vh!, rule(2)]] : [[s, rule(1)]]);
   });
   return vectors ? result : { s: result.s };
 }
