@@ -12,6 +12,9 @@ import type { DType } from "../../kernel/dtype.ts";
 import type { GPUArray } from "../core/gpuarray.ts";
 import { type ComplexOf, complexOf } from "../core/dtypes.ts";
 import { differentiated, tracked } from "../grad/tape.ts";
+import { isfinite } from "../api/elementwise.ts";
+import { all } from "../ops/reductions.ts";
+import { where } from "../ops/ufunc.ts";
 import { checkInfo } from "./errors.ts";
 import { generalEigen } from "./lapack.ts";
 import {
@@ -84,8 +87,13 @@ function general(
   using _info = result.info;
   using v = result.vectors;
   if (check) {
+    // NumPy refuses NaN and infinity before LAPACK runs (cuSOLVER's Xgeev reports no error for them):
+    // such a matrix's info becomes n + 1.
+    using finite = isfinite(w);
+    using allFinite = all(finite, [-2, -1]);
+    using info = where(allFinite, result.info, n + 1);
     try {
-      checkInfo(result.info, {
+      checkInfo(info as GPUArray<"int32">, {
         what,
         problem: "did not converge",
         detail: (k) =>
