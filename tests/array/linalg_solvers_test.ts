@@ -89,9 +89,14 @@ eachBackend(
         const rhs = [43, 44, 45].map((s) => randomMat(n, 2, s + n));
         const x = fromDevice(ga.linalg.solve(toDevice(mats, [3], dtype), toDevice(rhs, [3], dtype)));
         const inverse = fromDevice(ga.linalg.inv(toDevice(mats, [3], dtype)));
+        // As many right-hand sides as rows: the small kernel's square output path, as inv's.
+        const square = fromDevice(
+          ga.linalg.solve(toDevice(mats, [3], dtype), toDevice(mats.map(transpose), [3], dtype)),
+        );
         mats.forEach((m, b) => {
           near(x[b]!, hostSolve(m, rhs[b]!), dtype, `order ${n} ${dtype} solve ${b}`, 4 * n);
           near(inverse[b]!, hostSolve(m, identity(n)), dtype, `order ${n} ${dtype} inverse ${b}`, 4 * n);
+          near(square[b]!, hostSolve(m, transpose(m)), dtype, `order ${n} ${dtype} square solve ${b}`, 4 * n);
         });
       }
     }

@@ -5,14 +5,14 @@
  * @module
  */
 
-import type { DType } from "../../kernel/dtype.ts";
+import { type DType, DTYPES } from "../../kernel/dtype.ts";
 import type { ResultType } from "../core/dtypes.ts";
 import type { GPUArray } from "../core/gpuarray.ts";
 import { broadcastShapes, showShape } from "../core/layout.ts";
 import { optionsOf } from "../core/axis_args.ts";
 import { astype, fill } from "../ops/assign.ts";
 import { broadcastTo, diagonal, expandDims, reshape, squeeze, swapaxes } from "../ops/views.ts";
-import { SMALL_KERNEL_ORDER, smallSource } from "./small_source.ts";
+import { SMALL_KERNEL_ORDER, smallBlock, smallSource } from "./small_source.ts";
 import { matmul } from "../ops/matmul.ts";
 import { differentiated, tracked, type Vjp } from "../grad/tape.ts";
 import { checkInfo, type Failure } from "./errors.ts";
@@ -257,11 +257,11 @@ function small(
   const aa = ready(a, n), bb = b === undefined ? aa : ready(b, k);
   try {
     const x = arrayLike(a, [...batch, n, k], dtype), info = arrayLike(a, batch, "int32");
-    const count = countOf(batch), block = 64, inverse = b === undefined;
+    const count = countOf(batch), block = smallBlock(n, DTYPES[dtype].size), inverse = b === undefined;
     if (count > 0 && k > 0 && n > 0) {
       a.backend.kernel(
-        `linalg:small:${inverse ? "inv" : "solve"}:${n}:${dtype}`,
-        () => smallSource(a.backend.dialect, dtype, n, inverse),
+        `linalg:small:${inverse ? "inv" : "solve"}:${n}:${dtype}:${block}`,
+        () => smallSource(a.backend.dialect, dtype, n, inverse, block),
       ).launch({ grid: Math.ceil(count / block), block }, [
         aa.buffer,
         aa.offset,
