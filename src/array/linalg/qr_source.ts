@@ -11,7 +11,7 @@
 import type { KernelSource } from "../../device/backend.ts";
 import type { Dialect } from "../../kernel/ctypes.ts";
 import type { DType } from "../../kernel/dtype.ts";
-import { linalgKernel, localArray, pointer, reduceInto, reflectorText } from "./kernel_text.ts";
+import { linalgKernel, localArray, pointer, reflectorText } from "./kernel_text.ts";
 import { realOf } from "../core/dtypes.ts";
 
 /**
