@@ -277,7 +277,51 @@ export const CUSOLVER_SYMBOLS = {
     ],
     result: "i32",
   },
-  // cusolverDnXgeev came with cuSOLVER 11.7 (CUDA 12.6): optional, so an older library still loads.
+  // cusolverDnXsyevBatched and Xgeev came with cuSOLVER 11.7 (CUDA 12.6): optional, so an older library
+  // still loads.
+  cusolverDnXsyevBatched_bufferSize: {
+    parameters: [
+      "pointer", // cusolverDnHandle_t handle
+      "pointer", // cusolverDnParams_t params
+      "i32", // cusolverEigMode_t jobz
+      "i32", // cublasFillMode_t uplo
+      "i64", // int64_t n
+      "i32", // cudaDataType dataTypeA
+      "u64", // const void *A
+      "i64", // int64_t lda
+      "i32", // cudaDataType dataTypeW
+      "u64", // const void *W
+      "i32", // cudaDataType computeType
+      "buffer", // size_t *workspaceInBytesOnDevice
+      "buffer", // size_t *workspaceInBytesOnHost
+      "i64", // int64_t batchSize
+    ],
+    result: "i32",
+    optional: true,
+  },
+  cusolverDnXsyevBatched: {
+    parameters: [
+      "pointer", // cusolverDnHandle_t handle
+      "pointer", // cusolverDnParams_t params
+      "i32", // cusolverEigMode_t jobz
+      "i32", // cublasFillMode_t uplo
+      "i64", // int64_t n
+      "i32", // cudaDataType dataTypeA
+      "u64", // void *A
+      "i64", // int64_t lda
+      "i32", // cudaDataType dataTypeW
+      "u64", // void *W
+      "i32", // cudaDataType computeType
+      "u64", // void *bufferOnDevice
+      "usize", // size_t workspaceInBytesOnDevice
+      "buffer", // void *bufferOnHost
+      "usize", // size_t workspaceInBytesOnHost
+      "u64", // int *info
+      "i64", // int64_t batchSize
+    ],
+    result: "i32",
+    optional: true,
+  },
   cusolverDnXgeev_bufferSize: {
     parameters: [
       "pointer", // cusolverDnHandle_t handle

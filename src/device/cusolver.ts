@@ -1,7 +1,7 @@
 /**
  * LAPACK on cuSOLVER: one handle (and one `cusolverDnParams_t`) per context, set to the current
  * stream before each call, and the {@link SolverJobs} run through the 64-bit generic API
- * (`cusolverDnXgetrf`, `Xgetrs`, `Xpotrf`, `Xgeqrf`, `Xgesvd`; `Xsyevd` and `Xgeev` in `cusolver_eigen.ts`) and the typed
+ * (`cusolverDnXgetrf`, `Xgetrs`, `Xpotrf`, `Xgeqrf`, `Xgesvd`; `Xsyevd`, `XsyevBatched` and `Xgeev` in `cusolver_eigen.ts`) and the typed
  * `cusolverDnSorgqr`/`Dorgqr`, a call per matrix of a batch. Workspaces come from the memory pool on
  * the current stream and go back to it after the call, in stream order.
  *

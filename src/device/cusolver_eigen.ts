@@ -27,7 +27,10 @@ import {
   withWorkspace,
 } from "./cusolver_calls.ts";
 
-/** `syevd` (`heevd`): eigenvalues ascending into `w`, eigenvectors in place of `a`. */
+/**
+ * `syevd` (`heevd`): eigenvalues ascending into `w`, eigenvectors in place of `a`; a batch of packed
+ * matrices in one `XsyevBatched` call where the library has it, else a call per matrix.
+ */
 export function syevd(backend: CudaBackend, job: SolverJobs["syevd"]): void {
   const { handle, params } = prepare(backend, "decompose matrices");
   const lib = libcusolver.get(), t = dataType(job.dtype), size = DTYPES[job.dtype].size;
@@ -35,6 +38,52 @@ export function syevd(backend: CudaBackend, job: SolverJobs["syevd"]): void {
   const mode = job.vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   const uplo = job.upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
   const n = BigInt(job.n), lda = BigInt(job.a.ld);
+  const packed = job.a.stride === job.a.ld * job.n && job.w.stride === job.n && job.info.stride === 1;
+  if (job.count > 1 && packed && lib.cusolverDnXsyevBatched !== null) {
+    const count = BigInt(job.count), a = matrix(job.a, 0, size), w = vector(job.w, 0, realSize);
+    check(
+      lib.cusolverDnXsyevBatched_bufferSize!(
+        handle,
+        params,
+        mode,
+        uplo,
+        n,
+        t,
+        a,
+        lda,
+        real,
+        w,
+        t,
+        deviceBytes,
+        hostBytes,
+        count,
+      ),
+      "cusolverDnXsyevBatched_bufferSize",
+    );
+    withWorkspace(backend, 1, (_, work, workBytes, host, hostSize) => {
+      const code = lib.cusolverDnXsyevBatched!(
+        handle,
+        params,
+        mode,
+        uplo,
+        n,
+        t,
+        a,
+        lda,
+        real,
+        w,
+        t,
+        work,
+        workBytes,
+        host,
+        hostSize,
+        vector(job.info, 0, 4),
+        count,
+      );
+      check(code, "cusolverDnXsyevBatched");
+    });
+    return;
+  }
   check(
     lib.cusolverDnXsyevd_bufferSize(
       handle,
