@@ -4,9 +4,8 @@
  * sweep (each matrix padded by an element, so the threads' rows fall in different banks), then each
  * thread takes its matrix into registers (the order is a constant of the source, so every loop
  * unrolls and every index is known), factors it with partial pivoting (LAPACK's `getf2`: the first
- * largest `cabs1` of the column, the column below scaled by the pivot's reciprocal) and solves for
- * each right-hand side (the identity's columns for `inv`), multiplying by the reciprocals of U's
- * diagonal. Square results go out through local memory the
+ * largest `cabs1` of the column, the column below divided by the pivot) and solves for each
+ * right-hand side (the identity's columns for `inv`). Square results go out through local memory the
  * same way; others are written directly.
  *
  * `info` is k > 0 where `U[k-1, k-1]` is exactly zero (the solution is then inf or NaN), as LAPACK's.
@@ -84,9 +83,8 @@ export function smallSource(
       }
       const T piv = a[q][q];
       if (NONZERO(piv)) {
-        const T r = DIV(FROMREAL(1), piv);
 #pragma unroll
-        for (int i = q + 1; i < N; i++) a[i][q] = MUL(a[i][q], r);
+        for (int i = q + 1; i < N; i++) a[i][q] = DIV(a[i][q], piv);
       } else if (bad == 0) {
         bad = q + 1;
       }
@@ -97,10 +95,6 @@ export function smallSource(
       }
     }
     info[first + tid] = bad;
-    // U's diagonal as reciprocals: a multiplication for each right-hand side's division.
-    T rdiag[N];
-#pragma unroll
-    for (int i = 0; i < N; i++) rdiag[i] = DIV(FROMREAL(1), a[i][i]);
     for (int c = 0; c < k; c++) {
       T y[N];
 #pragma unroll
@@ -121,7 +115,7 @@ export function smallSource(
       for (int i = N - 1; i >= 0; i--) {
 #pragma unroll
         for (int q = i + 1; q < N; q++) y[i] = SUB(y[i], MUL(a[i][q], y[q]));
-        y[i] = MUL(y[i], rdiag[i]);
+        y[i] = DIV(y[i], a[i][i]);
       }
       if (square) {
 #pragma unroll
