@@ -5,12 +5,17 @@
  */
 import * as ga from "../../src/array/mod.ts";
 
-self.onmessage = (e: MessageEvent<{ backend: ga.BackendName; stop: SharedArrayBuffer }>) => {
+const scope = self as unknown as {
+  onmessage: (event: MessageEvent<{ backend: ga.BackendName; stop: SharedArrayBuffer }>) => void;
+  postMessage(report: { started?: boolean; rounds?: number; error?: string }): void;
+};
+
+scope.onmessage = (e) => {
   const stop = new Int32Array(e.data.stop);
   try {
     ga.useBackend(e.data.backend);
     let rounds = 0;
-    self.postMessage({ started: true });
+    scope.postMessage({ started: true });
     while (Atomics.load(stop, 0) === 0 || rounds < 10) {
       using x = ga.arange(1000, "float32");
       using y = x.mul(2);
@@ -18,8 +23,8 @@ self.onmessage = (e: MessageEvent<{ backend: ga.BackendName; stop: SharedArrayBu
       if (total !== 999_000) throw new Error(`round ${rounds}: sum ${total}, want 999000`);
       rounds++;
     }
-    self.postMessage({ rounds });
+    scope.postMessage({ rounds });
   } catch (error) {
-    self.postMessage({ error: String(error) });
+    scope.postMessage({ error: String(error) });
   }
 };
