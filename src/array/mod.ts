@@ -64,8 +64,10 @@ export {
   zeros,
   zerosLike,
 } from "./routines/creation.ts";
-export { eye, type EyeOptions, identity, tri, tril, triu } from "./routines/matrices.ts";
+export { diag, diagflat, eye, type EyeOptions, identity, tri, tril, triu } from "./routines/matrices.ts";
 export { linspace, type LinspaceOptions, meshgrid, type MeshgridOptions } from "./routines/grids.ts";
+export { geomspace, logspace, type LogspaceOptions } from "./routines/spaces.ts";
+export { nanToNum, type NanToNumOptions } from "./routines/finite.ts";
 export {
   ascontiguousarray,
   broadcastTo,
@@ -88,6 +90,7 @@ export { image, type ImageOptions, Picture } from "./routines/picture.ts";
 export { plot, type PlotOptions } from "./routines/plot.ts";
 export { type NpzArrays, savez, savezCompressed } from "./routines/npz.ts";
 export { arraySplit, concatenate, type JoinOptions, split, stack } from "./routines/join.ts";
+export { atleast1d, atleast2d, atleast3d, columnStack, dstack, hstack, vstack } from "./routines/stacking.ts";
 export { pad, type PadOptions, type PadSpec, repeat, tile } from "./routines/repeat.ts";
 export { NpyError } from "../kernel/npy.ts";
 export { clip, type Operand, type OpOptions, where } from "./ops/ufunc.ts";

@@ -48,7 +48,7 @@ function axisArg(what: string, arg: unknown, nullable: boolean): number | null {
 }
 
 /** Checks that `arrays` is a non-empty list of arrays on one backend. */
-function checkList(arrays: readonly GPUArray[], what: string): readonly GPUArray[] {
+export function checkList(arrays: readonly GPUArray[], what: string): readonly GPUArray[] {
   if (!Array.isArray(arrays)) {
     throw new TypeError(
       `Cannot ${what} ${

@@ -11,10 +11,11 @@ import { activeBackend } from "../../device/active.ts";
 import { GPUArray } from "../core/gpuarray.ts";
 import { describe } from "../core/describe.ts";
 import { castTo, computeType, indexType, literal } from "../../codegen/c.ts";
-import { runLoop } from "../exec/loop.ts";
+import { copyInto, runLoop } from "../exec/loop.ts";
 import { record } from "../grad/tape.ts";
 import { showShape } from "../core/layout.ts";
-import { broadcastTo } from "../ops/views.ts";
+import { broadcastTo, diagonal, ravel } from "../ops/views.ts";
+import { fill } from "../ops/assign.ts";
 import { DTYPE, dtypeArg, type DTypeOptions, numberSlot, optionsOf, type Slot } from "../core/axis_args.ts";
 
 /**
@@ -247,4 +248,53 @@ export function triu<D extends DType>(a: GPUArray<D>, k = 0): GPUArray<D> {
  */
 export function tril<D extends DType>(a: GPUArray<D>, k = 0): GPUArray<D> {
   return triangle(a, k, "<=", "tril");
+}
+
+/**
+ * NumPy's `diag`: of a vector, the square matrix with it on diagonal `k` (0 the main one, above it
+ * positive) and zeros elsewhere; of a matrix, a view of its diagonal `k`.
+ *
+ * @throws {RangeError} for arrays of other than 1 or 2 dimensions.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const d = ga.diag(ga.asarray([1, 2, 3])); // [[1, 0, 0], [0, 2, 0], [0, 0, 3]]
+ * const above = ga.diag(ga.asarray([1, 2]), 1); // 3 × 3, [1, 2] above the main diagonal
+ * const back = ga.diag(d); // [1, 2, 3]
+ * ```
+ */
+export function diag<D extends DType>(v: GPUArray<D>, k = 0): GPUArray<D> {
+  if (!(v instanceof GPUArray)) throw new TypeError("Cannot take diag() of a value that is not a GPUArray");
+  checkDiagonal(k, "diag()");
+  if (v.ndim === 2) return diagonal(v, k);
+  if (v.ndim !== 1) {
+    throw new RangeError(
+      `Cannot take diag() of an array of shape ${
+        showShape(v.shape)
+      }: give a vector (to make a matrix) or a matrix (to read a diagonal)`,
+    );
+  }
+  const n = v.shape[0]! + Math.abs(k);
+  const out = fill(new GPUArray(v.backend, [n, n], v.dtype), 0);
+  using d = diagonal(out, k);
+  copyInto(d, v, "diag");
+  record("diag", [v], out, (g) => [diagonal(g, k)]);
+  return out;
+}
+
+/**
+ * The flattened `v` on diagonal `k` of a square matrix (NumPy's `diagflat`).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const d = ga.diagflat(ga.asarray([[1, 2], [3, 4]])); // 4 × 4, [1, 2, 3, 4] on the diagonal
+ * ```
+ */
+export function diagflat<D extends DType>(v: GPUArray<D>, k = 0): GPUArray<D> {
+  if (!(v instanceof GPUArray)) {
+    throw new TypeError("Cannot take diagflat() of a value that is not a GPUArray");
+  }
+  using flat = ravel(v);
+  return diag(flat, k);
 }

@@ -1,0 +1,135 @@
+/**
+ * NumPy's shape-normalizing joins, made of views and `concatenate`: `atleast1d`, `atleast2d`,
+ * `atleast3d` and `hstack`, `vstack`, `dstack`, `columnStack`. Gradients flow through them as through
+ * the views and the join.
+ *
+ * @module
+ */
+
+import type { DType } from "../../kernel/dtype.ts";
+import { arrayArg, type GPUArray } from "../core/gpuarray.ts";
+import { reshape } from "../ops/views.ts";
+import { checkList, concatenate } from "./join.ts";
+
+/** `a` itself where it has `rank` dimensions or more, else a view of it with axes of 1 where NumPy puts them. */
+function atLeast<D extends DType>(a: GPUArray<D>, rank: 1 | 2 | 3, what: string): GPUArray<D> {
+  arrayArg(a, what);
+  if (a.ndim >= rank) return a;
+  const [x = 1, y = 1] = a.shape;
+  const shape = rank === 1 ? [1] : rank === 2 ? [1, a.size] : a.ndim === 2 ? [x, y, 1] : [1, a.size, 1];
+  return reshape(a, shape);
+}
+
+/** `concatenate` of `views` (of `arrays`) along `axis`, the views that are not the arrays freed after. */
+function joined(views: readonly GPUArray[], arrays: readonly GPUArray[], axis: number): GPUArray {
+  try {
+    return concatenate(views, axis);
+  } finally {
+    views.forEach((v, i) => v !== arrays[i] && v.free());
+  }
+}
+
+/**
+ * `a` with at least one dimension (NumPy's `atleast_1d`): a 0-d array as shape `[1]`, others as they
+ * are (the same array).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * console.log(ga.atleast1d(ga.asarray(3)).shape); // [1]
+ * ```
+ */
+export function atleast1d<D extends DType>(a: GPUArray<D>): GPUArray<D> {
+  return atLeast(a, 1, "atleast1d");
+}
+
+/**
+ * `a` with at least two dimensions (NumPy's `atleast_2d`): 0-d as `[1, 1]`, a vector of n as the row
+ * `[1, n]` (a view), others as they are.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * console.log(ga.atleast2d(ga.arange(3)).shape); // [1, 3]
+ * ```
+ */
+export function atleast2d<D extends DType>(a: GPUArray<D>): GPUArray<D> {
+  return atLeast(a, 2, "atleast2d");
+}
+
+/**
+ * `a` with at least three dimensions (NumPy's `atleast_3d`): 0-d as `[1, 1, 1]`, a vector of n as
+ * `[1, n, 1]`, an m × n matrix as `[m, n, 1]` (views), others as they are.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * console.log(ga.atleast3d(ga.ones([2, 3])).shape); // [2, 3, 1]
+ * ```
+ */
+export function atleast3d<D extends DType>(a: GPUArray<D>): GPUArray<D> {
+  return atLeast(a, 3, "atleast3d");
+}
+
+/**
+ * The arrays joined horizontally (NumPy's `hstack`): vectors end to end, arrays of more dimensions
+ * along their second axis (columns).
+ *
+ * @throws {RangeError} when the other axes' extents differ.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const wide = ga.hstack([ga.ones([2, 1]), ga.zeros([2, 3])]); // shape [2, 4]
+ * ```
+ */
+export function hstack(arrays: readonly GPUArray[]): GPUArray {
+  const list = checkList(arrays, "hstack"), views = list.map((a) => atLeast(a, 1, "hstack"));
+  return joined(views, list, views[0]!.ndim === 1 ? 0 : 1);
+}
+
+/**
+ * The arrays joined vertically (NumPy's `vstack`): vectors as rows, arrays of more
+ * dimensions along their first axis.
+ *
+ * @throws {RangeError} when the other axes' extents differ.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const rows = ga.vstack([ga.arange(3), ga.ones(3)]); // shape [2, 3]
+ * ```
+ */
+export function vstack(arrays: readonly GPUArray[]): GPUArray {
+  const list = checkList(arrays, "vstack");
+  return joined(list.map((a) => atLeast(a, 2, "vstack")), list, 0);
+}
+
+/**
+ * The arrays joined along the third axis (NumPy's `dstack`): vectors and matrices first given that axis
+ * as {@link atleast3d} does.
+ *
+ * @throws {RangeError} when the other axes' extents differ.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const planes = ga.dstack([ga.ones([2, 2]), ga.zeros([2, 2])]); // shape [2, 2, 2]
+ * ```
+ */
+export function dstack(arrays: readonly GPUArray[]): GPUArray {
+  const list = checkList(arrays, "dstack");
+  return joined(list.map((a) => atLeast(a, 3, "dstack")), list, 2);
+}
+
+/**
+ * Vectors as the columns of a matrix, matrices joined along their columns (NumPy's `column_stack`).
+ *
+ * @throws {RangeError} when the arrays' lengths (rows) differ.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const xy = ga.columnStack([ga.arange(4), ga.ones(4)]); // shape [4, 2]
+ * ```
+ */
+export function columnStack(arrays: readonly GPUArray[]): GPUArray {
+  const list = checkList(arrays, "columnStack");
+  return joined(list.map((a) => (a.ndim < 2 ? reshape(a, [a.size, 1]) : a)), list, 1);
+}
