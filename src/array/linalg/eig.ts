@@ -82,15 +82,15 @@ function general(
       "whether every eigenproblem converged (pass { check: false } to skip it)",
     );
   }
+  // NumPy refuses NaN and infinity before LAPACK runs (cuSOLVER's Xgeev reports no error for them):
+  // such a matrix's info becomes n + 1.
+  using finite = check ? isfinite(a) : undefined;
+  using allFinite = finite && all(finite, [-2, -1]);
   using w = columnMajorCopy(a, dtype);
   const result = generalEigen(w, vectors);
   using _info = result.info;
   using v = result.vectors;
-  if (check) {
-    // NumPy refuses NaN and infinity before LAPACK runs (cuSOLVER's Xgeev reports no error for them):
-    // such a matrix's info becomes n + 1.
-    using finite = isfinite(w);
-    using allFinite = all(finite, [-2, -1]);
+  if (allFinite !== undefined) {
     using info = where(allFinite, result.info, n + 1);
     try {
       checkInfo(info as GPUArray<"int32">, {
