@@ -200,7 +200,6 @@ function leftVectors(av: GPUArray<LuDType>, full: boolean): GPUArray<LuDType> {
   return q;
 }
 
-/** The SVD of empty matrices: no singular values, identities (or nothing) for U and Vh. */
 /**
  * The SVD of a tracked `a`, each result reported with its rule. U and Vh of the full form of a
  * matrix that is not square have columns no gradient determines: a gradient reaching them is an
@@ -217,25 +216,14 @@ function differentiatedSvd(
   const k = Math.min(m, n), whole = vectors && full && m !== n;
   const result = differentiated(what, [a], () => decompose(a, true, whole, check, what), ({ s, u, vh }) => {
     const uk = whole ? slice(u!, "...", [], [0, k]) : u!, vhk = whole ? slice(vh!, "...", [0, k], []) : vh!;
+    const parts = (part: 0 | 1 | 2, g: GPUArray) =>
+      [part === 0 ? g : undefined, part === 1 ? g : undefined, part === 2 ? g : undefined] as const;
     const rule = (part: 0 | 1 | 2): Vjp =>
       whole && part !== 1
         ? undefinedGradient(
           `Cannot differentiate U or Vh of ${what}(a, { fullMatrices: true }) for a matrix that is not square: their last columns are not determined by a; pass fullMatrices: false`,
         )
-        : (
-          g,
-        ) => [
-          svdBackward(
-            uk,
-            s,
-            vhk,
-            m,
-            n,
-            part === 0 ? g : undefined,
-            part === 1 ? g : undefined,
-            part === 2 ? g : undefined,
-          ),
-        ];
+        : (g) => [svdBackward(uk, s, vhk, m, n, ...parts(part, g))];
     return realOnly(a, what, vectors ? [[u!, rule(0)], [s, rule(1)], [vh!, rule(2)]] : [[s, rule(1)]]);
   });
   return vectors ? result : { s: result.s };
@@ -280,6 +268,7 @@ function svdBackward(
   return matmul(matmul(u, core), vh);
 }
 
+/** The SVD of empty matrices: no singular values, identities (or nothing) for U and Vh. */
 function empty(
   a: GPUArray,
   batch: readonly number[],
