@@ -119,7 +119,7 @@ eachBackend("grad() of rfft, irfft, rfftn, irfftn, hfft and ihfft matches finite
 });
 
 eachBackend(
-  "grad() of solve, inv, det, slogdet and cholesky of complex matrices matches finite differences",
+  "grad() of solve, inv, det, slogdet, cholesky and eigh of complex matrices matches finite differences",
   () => {
     const shift = ga.eye(3, "float64").mul(3).astype("complex128");
     const a = complexRandom([2, 3, 3], 300).add(shift), b = complexRandom([2, 3, 2], 301);
@@ -131,10 +131,22 @@ eachBackend(
     const x = complexRandom([2, 3, 3], 311);
     const hpd = (x: ga.GPUArray) => ga.matmul(x, ga.conj(ga.swapaxes(x, -1, -2))).add(shift);
     checkGradient("cholesky(x·xᴴ + 3I)", (x) => l5(ga.linalg.cholesky(hpd(x))), [x], 312);
+    // eigh of Hermitian matrices, with losses that do not see the eigenvectors' phases.
+    const hermitian = (x: ga.GPUArray) => x.add(ga.conj(ga.swapaxes(x, -1, -2)));
+    const l6 = weighted(313), l7 = weighted(314);
+    checkGradient("eigvalsh(x + xᴴ)", (x) => l6(ga.linalg.eigvalsh(hermitian(x))), [x], 315);
+    checkGradient(
+      "|eigh(x + xᴴ) vectors|²",
+      (x) => {
+        const v = ga.linalg.eigh(hermitian(x))[1];
+        return l7(ga.real(v.mul(ga.conj(v))));
+      },
+      [x],
+      316,
+    );
     for (
       const [what, f] of [
         ["qr", (a: ga.GPUArray) => ga.linalg.qr(a)[1]],
-        ["eigvalsh", (a: ga.GPUArray) => ga.linalg.eigvalsh(a)],
         ["svdvals", (a: ga.GPUArray) => ga.linalg.svdvals(a)],
       ] as const
     ) {

@@ -15,7 +15,7 @@ import { matmul } from "../ops/matmul.ts";
 import { expandDims } from "../ops/views.ts";
 import { differentiated, tracked, type Vjp } from "../grad/tape.ts";
 import { checkInfo } from "./errors.ts";
-import { eyeLike, mT, realOnly } from "./gradient.ts";
+import { eyeLike } from "./gradient.ts";
 import { eigFactor } from "./lapack.ts";
 import {
   adjoint,
@@ -87,16 +87,10 @@ function eigen(
   const check = checking(options);
   const { n } = matrixShape(a, what, true);
   if (tracked(a)) {
-    const both = differentiated(
-      what,
-      [a],
-      () => eigen(a, args, true, what),
-      ({ values, vectors: v }) =>
-        realOnly(a, what, [
-          [values, (g) => [matmul(v!.mul(expandDims(g, -2)), mT(v!))]],
-          ...(vectors ? [[v!, eigenvectorsVjp(values, v!, n)] as const] : []),
-        ]),
-    );
+    const both = differentiated(what, [a], () => eigen(a, args, true, what), ({ values, vectors: v }) => [
+      [values, (g) => [matmul(v!.mul(expandDims(g, -2)), adjoint(v!))]],
+      ...(vectors ? [[v!, eigenvectorsVjp(values, v!, n)] as const] : []),
+    ]);
     return vectors ? both : { values: both.values };
   }
   const dtype = luType(a, a.dtype, what);
@@ -128,15 +122,17 @@ function eigen(
 }
 
 /**
- * The rule of a symmetric matrix's eigenvectors V (eigenvalues w): with `S` the skew part of `Vᵀ·V̄`,
- * `ā = V·(S / E)·Vᵀ`, `E_ij = w_j - w_i` (PyTorch's; equal eigenvalues give inf or NaN, as there).
+ * The rule of a Hermitian (or symmetric) matrix's eigenvectors V (eigenvalues w): with `S` the
+ * skew-Hermitian part of `Vᴴ·V̄`, `ā = V·(S / E)·Vᴴ`, `E_ij = w_j - w_i` (PyTorch's; equal eigenvalues
+ * give inf or NaN, as there). A loss of complex eigenvectors must not depend on their phases (as
+ * `|v|²` does not), as in PyTorch.
  */
 function eigenvectorsVjp(w: GPUArray, v: GPUArray, n: number): Vjp {
   return (g) => {
-    const x = matmul(mT(v), g);
-    const skew = x.sub(mT(x)).mul(0.5);
+    const x = matmul(adjoint(v), g);
+    const skew = x.sub(adjoint(x)).mul(0.5);
     const gaps = expandDims(w, -2).sub(expandDims(w, -1)).add(eyeLike(w, n));
-    return [matmul(matmul(v, skew.div(gaps)), mT(v))];
+    return [matmul(matmul(v, skew.div(gaps)), adjoint(v))];
   };
 }
 
@@ -148,8 +144,8 @@ function eigenvectorsVjp(w: GPUArray, v: GPUArray, n: number): Vjp {
  * complex64, else float64; eigenvectors complex64 or complex128 for complex matrices. Eigenvectors of
  * equal eigenvalues are any orthonormal basis of their space, and each vector's sign (or phase) is
  * LAPACK's (or the Jacobi kernel's): compare `v·diag(w)·vᴴ` with `a`, not the vectors. The gradient
- * (of real matrices) is PyTorch's: symmetric, as if both triangles were read, and inf or NaN through
- * the eigenvectors of equal eigenvalues.
+ * is PyTorch's: Hermitian, as if both triangles were read, inf or NaN through the eigenvectors of
+ * equal eigenvalues, and right only for losses that do not see the vectors' signs (or phases).
  *
  * @throws {LinAlgError} where the iterations did not converge (NaN or infinity in a matrix), naming the
  * first in a batch; `{ check: false }` skips that read.
@@ -157,7 +153,7 @@ function eigenvectorsVjp(w: GPUArray, v: GPUArray, n: number): Vjp {
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
- * const [w, v] = ga.linalg.eigh(ga.asarray([[2, 1], [1, 2]])); // w: [1, 3]
+ * const [w, v] = ga.linalg.eigh(ga.asarray([[2, 1], [1, 2]]) // w: [1, 3]
  * ```
  */
 export function eigh<D extends DType>(
