@@ -68,6 +68,7 @@ export { diag, diagflat, eye, type EyeOptions, identity, tri, tril, triu } from 
 export { linspace, type LinspaceOptions, meshgrid, type MeshgridOptions } from "./routines/grids.ts";
 export { geomspace, logspace, type LogspaceOptions } from "./routines/spaces.ts";
 export { nanToNum, type NanToNumOptions } from "./routines/finite.ts";
+export { takeAlongAxis } from "./routines/along_axis.ts";
 export {
   ascontiguousarray,
   broadcastTo,

@@ -100,3 +100,34 @@ eachBackend("nanToNum() replaces NaN and the infinities, in float, complex and i
   const g = ga.grad((x: ga.GPUArray) => ga.sum(ga.nanToNum(x).mul(2)) as unknown as ga.GPUArray)(x);
   assert.deepEqual(values(g), [0, 0, 0, 2]);
 });
+
+eachBackend(
+  "takeAlongAxis() gathers per position along an axis as NumPy, broadcasting, and scatters its gradient back",
+  () => {
+    const x = ga.asarray([[10, 30, 20], [60, 40, 50]], "float64");
+    assert.deepEqual(values(ga.takeAlongAxis(x, ga.argmax(x, 1, { keepdims: true }), 1)), [30, 60]);
+    assert.deepEqual(values(ga.takeAlongAxis(x, ga.argsort(x, 1), { axis: 1 })), [10, 20, 30, 40, 50, 60]);
+    // Indices [1, 3] along axis 0 broadcast over both rows' columns.
+    const along0 = ga.takeAlongAxis(x, ga.asarray([[1, 0, 1]], "int32"), 0);
+    assert.deepEqual([along0.shape, values(along0)], [[1, 3], [60, 30, 50]]);
+    assert.deepEqual(values(ga.takeAlongAxis(x, ga.asarray([[-1], [0]], "int64"), 1)), [20, 60]);
+    assert.deepEqual(values(ga.takeAlongAxis(x, ga.asarray([5, 0], "int32"), null)), [50, 10]);
+    // A 3-D array along its middle axis against a host loop.
+    const cube = ga.arange(24, "float64").reshape([2, 3, 4]);
+    const idx = ga.asarray([[[2, 0, 1, 2]], [[1, 1, 0, 2]]], "int32");
+    const host = [[[2, 0, 1, 2]], [[1, 1, 0, 2]]].flatMap((plane, i) =>
+      plane[0]!.map((j, k) => i * 12 + j * 4 + k)
+    );
+    assert.deepEqual(values(ga.takeAlongAxis(cube, idx, 1)), host);
+    assert.throws(() => ga.takeAlongAxis(x, ga.asarray([[3], [0]], "int32"), 1), {
+      name: "RangeError",
+      message: /takeAlongAxis: an index along axis 1 is out of range for extent 3 \(-3 to 2\)/,
+    });
+    assert.throws(() => ga.takeAlongAxis(x, ga.asarray([1], "int32"), 1), RangeError);
+    assert.throws(() => ga.takeAlongAxis(x, ga.asarray([[0.5]], "float32"), 1), TypeError);
+    const g = ga.grad((x: ga.GPUArray) =>
+      ga.sum(ga.takeAlongAxis(x, ga.asarray([[2, 2], [0, 1]], "int32"), 1)) as unknown as ga.GPUArray
+    )(x);
+    assert.deepEqual(values(g), [0, 0, 2, 1, 1, 0]);
+  },
+);
