@@ -433,12 +433,13 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
     example: "ga.conj(ga.complex(ga.ones(2), ga.arange(2)))",
   },
   angle: {
-    // Complex: ḡ·i·z/|z|² (i·z = -im z + i·re z). Real: piecewise constant.
+    // Complex: ḡ·i·z/|z|² (i·z = -im z + i·re z), 0 at 0 as PyTorch's. Real: piecewise constant.
     vjp: (g, c) => {
       const z = c.inputs[0] as GPUArray;
       if (!isComplex(z)) return [];
       const magnitude = z.abs();
-      return [g.mul(c.ops.complex(z.imag.neg(), z.real)).div(magnitude.mul(magnitude))];
+      const step = g.mul(c.ops.complex(z.imag.neg(), z.real)).div(magnitude.mul(magnitude));
+      return [c.ops.where(magnitude.eq(0), 0, step)];
     },
     rule: realRule,
     complex: (e, [x]) => e.callAs("angle", realOf(e.t), x!),
