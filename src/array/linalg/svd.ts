@@ -224,7 +224,10 @@ function differentiatedSvd(
           `Cannot differentiate U or Vh of ${what}(a, { fullMatrices: true }) for a matrix that is not square: their last columns are not determined by a; pass fullMatrices: false`,
         )
         : (g) => [svdBackward(uk, s, vhk, m, n, ...parts(part, g))];
-    return realOnly(a, what, vectors ? [[u!, rule(0)], [s, rule(1)], [vh!, rule(2)]] : [[s, rule(1)]]);
+    // S's rule, U·diag(S̄)·Vh, holds for complex matrices too; U's and Vh's need phase terms not written yet.
+    return vectors
+      ? [...realOnly(a, `${what}'s U and Vh`, [[u!, rule(0)], [vh!, rule(2)]]), [s, rule(1)]]
+      : [[s, rule(1)]];
   });
   return vectors ? result : { s: result.s };
 }
