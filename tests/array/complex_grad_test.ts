@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import * as ga from "../../src/array/mod.ts";
 import { eachBackend } from "./_each_backend.ts";
 import { randomArray, rng } from "./_grad_programs.ts";
-import { checkGradient, weighted } from "./_finite_differences.ts";
+import { checkGradient, plus, weighted } from "./_finite_differences.ts";
 
 const complexRandom = (shape: number[], seed: number) => {
   const random = rng(seed);
@@ -119,7 +119,7 @@ eachBackend("grad() of rfft, irfft, rfftn, irfftn, hfft and ihfft matches finite
 });
 
 eachBackend(
-  "grad() of solve, inv, det, slogdet, cholesky, eigh and svdvals of complex matrices matches finite differences",
+  "grad() of solve, inv, det, slogdet, cholesky, qr, eigh and svdvals of complex matrices matches finite differences",
   () => {
     const shift = ga.eye(3, "float64").mul(3).astype("complex128");
     const a = complexRandom([2, 3, 3], 300).add(shift), b = complexRandom([2, 3, 2], 301);
@@ -148,16 +148,26 @@ eachBackend(
     const l8 = weighted(317);
     checkGradient("svdvals(a)", (a) => l8(ga.linalg.svdvals(a)), [complexRandom([2, 4, 3], 318)], 319);
     checkGradient("norm(a, 'nuc')", (a) => ga.linalg.norm(a, "nuc"), [complexRandom([3, 3], 320)], 321);
-    for (
-      const [what, f] of [
-        ["qr", (a: ga.GPUArray) => ga.linalg.qr(a)[1]],
-        ["svd's U and Vh", (a: ga.GPUArray) => ga.linalg.svd(a, false).U],
-      ] as const
-    ) {
-      assert.throws(() => ga.grad((a: ga.GPUArray) => ga.sum(ga.abs(f(a))) as unknown as ga.GPUArray)(a), {
-        name: "TypeError",
-        message: new RegExp(`Cannot differentiate ${what}\\w* of complex matrices yet`),
-      });
+    // QR of tall, square and wide complex matrices (R's diagonal is real, so Q and R are unique).
+    for (const [shape, seed] of [[[5, 3], 322], [[3, 3], 323], [[3, 5], 324]] as const) {
+      const lq = weighted(seed + 10), lr = weighted(seed + 20);
+      checkGradient(
+        `qr of complex ${shape}`,
+        (a) => {
+          const [q, r] = ga.linalg.qr(a);
+          return plus(lq(q), lr(r));
+        },
+        [complexRandom([...shape], seed)],
+        seed + 30,
+      );
     }
+    assert.throws(
+      () =>
+        ga.grad((a: ga.GPUArray) => ga.sum(ga.abs(ga.linalg.svd(a, false).U)) as unknown as ga.GPUArray)(a),
+      {
+        name: "TypeError",
+        message: /Cannot differentiate svd's U and Vh of complex matrices yet/,
+      },
+    );
   },
 );

@@ -10,14 +10,15 @@ import type { DType } from "../../kernel/dtype.ts";
 import type { GPUArray } from "../core/gpuarray.ts";
 import { optionsOf } from "../core/axis_args.ts";
 import { assign } from "../ops/assign.ts";
-import { slice, swapaxes } from "../ops/views.ts";
+import { diagonal, slice, swapaxes } from "../ops/views.ts";
+import { real } from "../ops/complex_parts.ts";
 import { matmul } from "../ops/matmul.ts";
 import { tril, triu } from "../routines/matrices.ts";
 import { concatenate } from "../routines/join.ts";
 import { differentiated, type GradOps, tracked } from "../grad/tape.ts";
-import { mT, realOnly, undefinedGradient } from "./gradient.ts";
+import { diagEmbed, undefinedGradient } from "./gradient.ts";
 import { arrayLike, qrFactor, qrForm } from "./lapack.ts";
-import { checkArray, columnMajorCopy, type LuDType, luType, matrixShape } from "./operands.ts";
+import { adjoint, checkArray, columnMajorCopy, type LuDType, luType, matrixShape } from "./operands.ts";
 import { named } from "./results.ts";
 import { type LuType, rowMajor, solve } from "./solve.ts";
 
@@ -132,9 +133,9 @@ export function qr(a: GPUArray, ...args: unknown[]): unknown {
 function differentiatedQr(a: GPUArray, mode: QrMode, m: number, n: number): unknown {
   const [q, r] = differentiated("qr", [a], () => qr(a, mode === "r" ? "reduced" : mode), ([q, r]) => {
     if (mode !== "complete" || m <= n) {
-      return realOnly(a, "qr", [[q, (g, c) => [qrBackward(a, q, r, g, undefined, c.ops)]], [r, (g, c) => [
+      return [[q, (g, c) => [qrBackward(a, q, r, g, undefined, c.ops)]], [r, (g, c) => [
         qrBackward(a, q, r, undefined, g, c.ops),
-      ]]]);
+      ]]];
     }
     const qReduced = slice(q, "...", [], [0, n]), rTop = slice(r, "...", [0, n], []);
     return [
@@ -144,10 +145,7 @@ function differentiatedQr(a: GPUArray, mode: QrMode, m: number, n: number): unkn
           'Cannot differentiate Q of qr(a, "complete") for a matrix with more rows than columns: its last columns are not determined by a; use mode "reduced"',
         ),
       ],
-      ...realOnly(a, "qr", [[
-        r,
-        (g, c) => [qrBackward(a, qReduced, rTop, undefined, slice(g, "...", [0, n], []), c.ops)],
-      ]]),
+      [r, (g, c) => [qrBackward(a, qReduced, rTop, undefined, slice(g, "...", [0, n], []), c.ops)]],
     ];
   });
   return mode === "r" ? r : named([q, r] as const, { Q: q, R: r });
@@ -155,8 +153,9 @@ function differentiatedQr(a: GPUArray, mode: QrMode, m: number, n: number): unkn
 
 /**
  * The gradient of `a = Q·R` (reduced) from those of Q and R (Liao et al. 2019, as PyTorch's): for
- * m ≥ n, with `M = R·R̄ᵀ - Q̄ᵀ·Q`, `ā = (Q̄ + Q·copyltu(M))·R⁻ᵀ`; a wide `a = [X | Y]` is `X = Q·R₁`
- * with `Y = Q·R₂`.
+ * m ≥ n, with `M = R·R̄ᴴ - Q̄ᴴ·Q`, `ā = (Q̄ + Q·K)·R⁻ᴴ`, K the Hermitian matrix of M's strict lower
+ * triangle and the real part of its diagonal (R's diagonal is real: for real matrices K is
+ * `copyltu(M)`); a wide `a = [X | Y]` is `X = Q·R₁` with `Y = Q·R₂`.
  */
 function qrBackward(
   a: GPUArray,
@@ -170,7 +169,11 @@ function qrBackward(
   if (m >= n) return tallBackward(q, r, gq, gr);
   const y = slice(a, "...", [], [m, n]);
   const gr2 = gr && slice(gr, "...", [], [m, n]);
-  const gqx = gr2 === undefined ? gq : gq === undefined ? matmul(y, mT(gr2)) : gq.add(matmul(y, mT(gr2)));
+  const gqx = gr2 === undefined
+    ? gq
+    : gq === undefined
+    ? matmul(y, adjoint(gr2))
+    : gq.add(matmul(y, adjoint(gr2)));
   const gx = tallBackward(q, slice(r, "...", [], [0, m]), gqx, gr && slice(gr, "...", [], [0, m]));
   const gy = gr2 === undefined ? ops.zeros([...gx.shape.slice(0, -1), n - m], gx.dtype) : matmul(q, gr2);
   return concatenate([gx, gy], -1);
@@ -182,10 +185,11 @@ function tallBackward(
   gq: GPUArray | undefined,
   gr: GPUArray | undefined,
 ): GPUArray {
-  const fromR = gr && matmul(r, mT(gr));
-  const fromQ = gq && matmul(mT(gq), q);
+  const fromR = gr && matmul(r, adjoint(gr));
+  const fromQ = gq && matmul(adjoint(gq), q);
   const mm = fromR === undefined ? fromQ!.neg() : fromQ === undefined ? fromR : fromR.sub(fromQ);
-  const copied = tril(mm).add(mT(tril(mm, -1)));
-  const b = gq === undefined ? matmul(q, copied) : gq.add(matmul(q, copied));
-  return mT(solve(r, mT(b), { check: false }));
+  const below = tril(mm, -1);
+  const k = below.add(adjoint(below)).add(diagEmbed(real(diagonal(mm, 0, -2, -1))));
+  const b = gq === undefined ? matmul(q, k) : gq.add(matmul(q, k));
+  return adjoint(solve(r, adjoint(b), { check: false }));
 }
