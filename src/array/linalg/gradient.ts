@@ -7,8 +7,8 @@
  * array code (matmul, solve, triangles), so they record in turn for a gradient of a gradient.
  *
  * The rules are PyTorch's (`FunctionsManual.cpp`: the SVD's, the QR's after Liao et al. 2019, the
- * Cholesky's after Murray 2016). solve, inv, det, cholesky, eigh and the singular values take complex
- * matrices (conjugate transposes); qr and svd's U and Vh, whose complex rules have phase terms of their
+ * Cholesky's after Murray 2016). solve, inv, det, cholesky, qr, eigh and the singular values take
+ * complex matrices (conjugate transposes); svd's U and Vh, whose complex rules have phase terms of their
  * own, refuse them ({@link realOnly}).
  *
  * @module
@@ -49,7 +49,7 @@ export function realOnly(
 ): readonly (readonly [GPUArray, Vjp | undefined])[] {
   if (realOf(a.dtype) === a.dtype) return rules;
   const refuse = undefinedGradient(
-    `Cannot differentiate ${what} of complex matrices yet: solve, inv, det, slogdet's logabsdet, cholesky, eigh and svdvals take them`,
+    `Cannot differentiate ${what} of complex matrices yet: solve, inv, det, slogdet's logabsdet, cholesky, qr, eigh and svdvals take them`,
   );
   return rules.map(([output]) => [output, refuse] as const);
 }
