@@ -119,7 +119,7 @@ eachBackend("grad() of rfft, irfft, rfftn, irfftn, hfft and ihfft matches finite
 });
 
 eachBackend(
-  "grad() of solve, inv, det, slogdet, cholesky, qr, eigh and svdvals of complex matrices matches finite differences",
+  "grad() of solve, inv, det, slogdet, cholesky, qr, eigh and svd of complex matrices matches finite differences",
   () => {
     const shift = ga.eye(3, "float64").mul(3).astype("complex128");
     const a = complexRandom([2, 3, 3], 300).add(shift), b = complexRandom([2, 3, 2], 301);
@@ -161,13 +161,32 @@ eachBackend(
         seed + 30,
       );
     }
-    assert.throws(
-      () =>
-        ga.grad((a: ga.GPUArray) => ga.sum(ga.abs(ga.linalg.svd(a, false).U)) as unknown as ga.GPUArray)(a),
-      {
-        name: "TypeError",
-        message: /Cannot differentiate svd's U and Vh of complex matrices yet/,
-      },
-    );
+    // svd's U and Vh with losses that do not see the singular vectors' phases: |U|², |Vh|², and U·Vh.
+    for (const [shape, seed] of [[[4, 3], 330], [[3, 3], 331], [[3, 4], 332]] as const) {
+      const z = complexRandom([...shape], seed);
+      const lu = weighted(seed + 10), lv = weighted(seed + 20), lp = weighted(seed + 30);
+      const magnitude = (x: ga.GPUArray) => ga.real(x.mul(ga.conj(x)));
+      checkGradient(
+        `|U|² of complex ${shape}`,
+        (a) => lu(magnitude(ga.linalg.svd(a, false).U)),
+        [z],
+        seed + 40,
+      );
+      checkGradient(
+        `|Vh|² of complex ${shape}`,
+        (a) => lv(magnitude(ga.linalg.svd(a, false).Vh)),
+        [z],
+        seed + 50,
+      );
+      checkGradient(
+        `U·Vh of complex ${shape}`,
+        (a) => {
+          const { U, Vh } = ga.linalg.svd(a, false);
+          return lp(ga.matmul(U, Vh));
+        },
+        [z],
+        seed + 60,
+      );
+    }
   },
 );

@@ -7,15 +7,13 @@
  * array code (matmul, solve, triangles), so they record in turn for a gradient of a gradient.
  *
  * The rules are PyTorch's (`FunctionsManual.cpp`: the SVD's, the QR's after Liao et al. 2019, the
- * Cholesky's after Murray 2016). solve, inv, det, cholesky, qr, eigh and the singular values take
- * complex matrices (conjugate transposes); svd's U and Vh, whose complex rules have phase terms of their
- * own, refuse them ({@link realOnly}).
+ * Cholesky's after Murray 2016), through conjugate transposes for complex matrices; the complex SVD's
+ * phase term and the complex QR's Hermitian K are written out where they differ.
  *
  * @module
  */
 
 import { GPUArray } from "../core/gpuarray.ts";
-import { realOf } from "../core/dtypes.ts";
 import { fill } from "../ops/assign.ts";
 import { diagonal, expandDims, swapaxes } from "../ops/views.ts";
 import type { Vjp } from "../grad/tape.ts";
@@ -36,22 +34,6 @@ export function eyeLike(like: GPUArray, n: number): GPUArray {
 /** The diagonal matrices whose diagonals are the last axis of `v`. */
 export function diagEmbed(v: GPUArray): GPUArray {
   return eyeLike(v, v.shape[v.ndim - 1]!).mul(expandDims(v, -2));
-}
-
-/**
- * `rules`, or for complex `a` rules that refuse with a message naming `what`: the complex gradients
- * of the decompositions (their phase terms) are not written yet.
- */
-export function realOnly(
-  a: GPUArray,
-  what: string,
-  rules: readonly (readonly [GPUArray, Vjp | undefined])[],
-): readonly (readonly [GPUArray, Vjp | undefined])[] {
-  if (realOf(a.dtype) === a.dtype) return rules;
-  const refuse = undefinedGradient(
-    `Cannot differentiate ${what} of complex matrices yet: solve, inv, det, slogdet's logabsdet, cholesky, qr, eigh and svdvals take them`,
-  );
-  return rules.map(([output]) => [output, refuse] as const);
 }
 
 /** The refusal of a result whose gradient is not defined, as a rule: it throws when a gradient reaches it. */

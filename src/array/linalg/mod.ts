@@ -12,7 +12,7 @@
  * have the names too (`qr(a).Q`). A matrix that cannot be factored is a {@link LinAlgError}, found by
  * reading each matrix's status back; `{ check: false }` skips that read (results are then inf or NaN).
  * `ga.grad` and its kin differentiate `solve`, `inv`, `det`, `slogdet`, `cholesky`, `qr`, `eigh`, `svd` and
- * what stands on them (PyTorch's rules; svd's U and Vh of real matrices only).
+ * what stands on them (PyTorch's rules, real and complex).
  *
  * @example
  * ```ts

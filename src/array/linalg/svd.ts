@@ -17,13 +17,15 @@ import { realOf } from "../core/dtypes.ts";
 import { assign, fill } from "../ops/assign.ts";
 import { diagonal, expandDims, slice } from "../ops/views.ts";
 import { where } from "../ops/ufunc.ts";
-import { abs, conj, divide, eq, multiply } from "../api/elementwise.ts";
+import { abs, complex, conj, divide, eq, multiply } from "../api/elementwise.ts";
+import { imag } from "../ops/complex_parts.ts";
 import { matmul } from "../ops/matmul.ts";
 import { differentiated, tracked, type Vjp } from "../grad/tape.ts";
 import { checkInfo } from "./errors.ts";
-import { diagEmbed, eyeLike, mT, realOnly, undefinedGradient } from "./gradient.ts";
+import { diagEmbed, eyeLike, undefinedGradient } from "./gradient.ts";
 import { arrayLike, infoOf, matricesOf, qrFactor, qrForm, vectorsOf, vendorSolver } from "./lapack.ts";
 import {
+  adjoint,
   checkArray,
   checking,
   type CheckOptions,
@@ -224,19 +226,18 @@ function differentiatedSvd(
           `Cannot differentiate U or Vh of ${what}(a, { fullMatrices: true }) for a matrix that is not square: their last columns are not determined by a; pass fullMatrices: false`,
         )
         : (g) => [svdBackward(uk, s, vhk, m, n, ...parts(part, g))];
-    // S's rule, U·diag(S̄)·Vh, holds for complex matrices too; U's and Vh's need phase terms not written yet.
-    return vectors
-      ? [...realOnly(a, `${what}'s U and Vh`, [[u!, rule(0)], [vh!, rule(2)]]), [s, rule(1)]]
-      : [[s, rule(1)]];
+    return vectors ? [[u!, rule(0)], [s, rule(1)], [vh!, rule(2)]] : [[s, rule(1)]];
   });
   return vectors ? result : { s: result.s };
 }
 
 /**
- * The gradient of `a = U·diag(S)·Vh` (reduced, real) from those of U, S and Vh, PyTorch's
- * `svd_backward`: with `E_jk = S_k² - S_j²`, the core `(skew(Uᵀ·Ū)·S + S·skew(Vᵀ·V̄)) / E + diag(S̄)`
- * between U and Vh, plus the parts of Ū and V̄ outside U's and V's columns (distinct singular values;
- * equal ones give inf or NaN, as there).
+ * The gradient of `a = U·diag(S)·Vh` (reduced) from those of U, S and Vh, PyTorch's `svd_backward`:
+ * with `E_jk = S_k² - S_j²`, the core `(skew(Uᴴ·Ū)·S + S·skew(Vᴴ·V̄)) / E + diag(S̄)` between U and Vh,
+ * plus the parts of Ū and V̄ outside U's and V's columns. For complex matrices the core's diagonal is
+ * the phase term `±i·Im((Uᴴ·Ū)_ii or (Vᴴ·V̄)_ii) / (2·S_i)`, right for losses that do not see the
+ * vectors' phases (derived, and checked by finite differences). Equal singular values give inf or NaN,
+ * as in PyTorch.
  */
 function svdBackward(
   u: GPUArray,
@@ -248,24 +249,29 @@ function svdBackward(
   gs: GPUArray | undefined,
   gvh: GPUArray | undefined,
 ): GPUArray {
-  const k = Math.min(m, n), v = mT(vh), gv = gvh && mT(gvh);
+  const k = Math.min(m, n), v = adjoint(vh), gv = gvh && adjoint(gvh);
   const row = expandDims(s, -2), column = expandDims(s, -1);
-  const skew = (x: GPUArray) => x.sub(mT(x));
+  const skew = (x: GPUArray) => x.sub(adjoint(x));
   let core: GPUArray;
   if (gs !== undefined) {
     core = diagEmbed(gs);
   } else {
     const gaps = row.mul(row).sub(column.mul(column)).add(eyeLike(s, k));
-    core = (gu !== undefined ? skew(matmul(mT(u), gu)).mul(row) : column.mul(skew(matmul(mT(v), gv!)))).div(
-      gaps,
-    );
+    const j = gu !== undefined ? matmul(adjoint(u), gu) : matmul(adjoint(v), gv!);
+    core = (gu !== undefined ? skew(j).mul(row) : column.mul(skew(j))).div(gaps);
+    if (realOf(j.dtype) !== j.dtype) {
+      // Complex: the diagonal is the phase term, ±i·Im(j_ii)/(2·S_i) for U and V (the skew part's
+      // diagonal, 2i·Im(j_ii)·S_i, is not it).
+      const phase = complex(0, imag(diagonal(j, 0, -2, -1)).div(s.mul(gu !== undefined ? 2 : -2)));
+      core = core.sub(diagEmbed(diagonal(core, 0, -2, -1))).add(diagEmbed(phase));
+    }
   }
   if (m > k && gu !== undefined) {
     const scaled = gu.div(row);
-    return matmul(matmul(u, core).add(scaled).sub(matmul(u, matmul(mT(u), scaled))), vh);
+    return matmul(matmul(u, core).add(scaled).sub(matmul(u, matmul(adjoint(u), scaled))), vh);
   }
   if (n > k && gv !== undefined) {
-    const scaled = mT(gv.div(row));
+    const scaled = adjoint(gv.div(row));
     return matmul(u, matmul(core, vh).add(scaled).sub(matmul(matmul(scaled, v), vh)));
   }
   return matmul(matmul(u, core), vh);
