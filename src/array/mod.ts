@@ -69,6 +69,7 @@ export { linspace, type LinspaceOptions, meshgrid, type MeshgridOptions } from "
 export { geomspace, logspace, type LogspaceOptions } from "./routines/spaces.ts";
 export { nanToNum, type NanToNumOptions } from "./routines/finite.ts";
 export { takeAlongAxis } from "./routines/along_axis.ts";
+export { select } from "./routines/select.ts";
 export {
   ascontiguousarray,
   broadcastTo,

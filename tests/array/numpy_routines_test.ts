@@ -131,3 +131,22 @@ eachBackend(
     assert.deepEqual(values(g), [0, 0, 2, 1, 1, 0]);
   },
 );
+
+eachBackend(
+  "select() takes the first condition that holds, else the fallback, broadcasting, as NumPy",
+  () => {
+    const x = ga.arange(6, "float32");
+    assert.deepEqual(values(ga.select([x.lt(2), x.gt(3)], [x, x.mul(10)], -1)), [0, 1, -1, -1, 40, 50]);
+    // Overlapping conditions: the first wins; scalars and a broadcast row as choices.
+    const m = ga.arange(6, "float64").reshape([2, 3]);
+    const row = ga.asarray([100, 200, 300], "float64");
+    assert.deepEqual(values(ga.select([m.ge(4), m.ge(1)], [row, 7])), [0, 7, 7, 7, 200, 300]);
+    assert.throws(() => ga.select([x.lt(2)], []), RangeError);
+    assert.throws(() => ga.select([x], [x]), { name: "TypeError", message: /condition 0 of dtype float32/ });
+    // The gradient reaches each choice where it was taken.
+    const g = ga.grad((x: ga.GPUArray) =>
+      ga.sum(ga.select([x.lt(2), x.gt(3)], [x.mul(3), x.mul(x)], 0)) as unknown as ga.GPUArray
+    )(ga.arange(6, "float64"));
+    assert.deepEqual(values(g), [3, 3, 0, 0, 8, 10]);
+  },
+);
