@@ -238,6 +238,60 @@ export const CUSOLVER_SYMBOLS = {
     ],
     result: "i32",
   },
+  cusolverDnXgesvdp_bufferSize: {
+    parameters: [
+      "pointer", // cusolverDnHandle_t handle
+      "pointer", // cusolverDnParams_t params
+      "i32", // cusolverEigMode_t jobz
+      "i32", // int econ
+      "i64", // int64_t m
+      "i64", // int64_t n
+      "i32", // cudaDataType dataTypeA
+      "u64", // void *A
+      "i64", // int64_t lda
+      "i32", // cudaDataType dataTypeS
+      "u64", // void *S
+      "i32", // cudaDataType dataTypeU
+      "u64", // void *U
+      "i64", // int64_t ldu
+      "i32", // cudaDataType dataTypeV
+      "u64", // void *V
+      "i64", // int64_t ldv
+      "i32", // cudaDataType computeType
+      "buffer", // size_t *workspaceInBytesOnDevice
+      "buffer", // size_t *workspaceInBytesOnHost
+    ],
+    result: "i32",
+  },
+  cusolverDnXgesvdp: {
+    parameters: [
+      "pointer", // cusolverDnHandle_t handle
+      "pointer", // cusolverDnParams_t params
+      "i32", // cusolverEigMode_t jobz
+      "i32", // int econ
+      "i64", // int64_t m
+      "i64", // int64_t n
+      "i32", // cudaDataType dataTypeA
+      "u64", // void *A
+      "i64", // int64_t lda
+      "i32", // cudaDataType dataTypeS
+      "u64", // void *S
+      "i32", // cudaDataType dataTypeU
+      "u64", // void *U
+      "i64", // int64_t ldu
+      "i32", // cudaDataType dataTypeV
+      "u64", // void *V
+      "i64", // int64_t ldv
+      "i32", // cudaDataType computeType
+      "u64", // void *bufferOnDevice
+      "usize", // size_t workspaceInBytesOnDevice
+      "buffer", // void *bufferOnHost
+      "usize", // size_t workspaceInBytesOnHost
+      "u64", // int *d_info
+      "buffer", // double *h_err_sigma
+    ],
+    result: "i32",
+  },
   cusolverDnXsyevd_bufferSize: {
     parameters: [
       "pointer", // cusolverDnHandle_t handle

@@ -1,7 +1,7 @@
 /**
  * LAPACK on cuSOLVER: one handle (and one `cusolverDnParams_t`) per context, set to the current
  * stream before each call, and the {@link SolverJobs} run through the 64-bit generic API
- * (`cusolverDnXgetrf`, `Xgetrs`, `Xpotrf`, `Xgeqrf`, `Xgesvd`; `Xsyevd`, `XsyevBatched` and `Xgeev` in `cusolver_eigen.ts`) and the typed
+ * (`cusolverDnXgetrf`, `Xgetrs`, `Xpotrf`, `Xgeqrf`, `Xgesvd`, `Xgesvdp`; `Xsyevd`, `XsyevBatched` and `Xgeev` in `cusolver_eigen.ts`) and the typed
  * `cusolverDnSorgqr`/`Dorgqr`, a call per matrix of a batch. Workspaces come from the memory pool on
  * the current stream and go back to it after the call, in stream order.
  *
@@ -11,8 +11,14 @@
 import type { CudaBackend } from "./cuda.ts";
 import type { Solver, SolverJobs } from "./solver.ts";
 import type { DeviceAllocation } from "../cuda/mod.ts";
+import { capturesInProgress } from "../cuda/capturing.ts";
 import { CUBLAS_OP_N } from "../../ffi/cublas.ts";
-import { CUBLAS_FILL_MODE_LOWER, CUBLAS_FILL_MODE_UPPER, libcusolver } from "../../ffi/cusolver.ts";
+import {
+  CUBLAS_FILL_MODE_LOWER,
+  CUBLAS_FILL_MODE_UPPER,
+  CUSOLVER_EIG_MODE_VECTOR,
+  libcusolver,
+} from "../../ffi/cusolver.ts";
 import { type DType, DTYPES } from "../kernel/dtype.ts";
 import {
   check,
@@ -304,6 +310,71 @@ function gesvd(backend: CudaBackend, job: SolverJobs["gesvd"]): void {
   });
 }
 
+/** `Xgesvdp`'s error estimate of the last matrix, a host `double`. */
+const sigmaError = new Float64Array(1);
+
+function gesvdp(backend: CudaBackend, job: SolverJobs["gesvdp"]): number[] {
+  const { handle, params } = prepare(backend, "decompose matrices");
+  const lib = libcusolver.get(), t = dataType(job.dtype), size = DTYPES[job.dtype].size;
+  const [real, realSize] = realOf(job.dtype);
+  const jobz = CUSOLVER_EIG_MODE_VECTOR;
+  const econ = job.full ? 0 : 1;
+  const m = BigInt(job.m), n = BigInt(job.n), lda = BigInt(job.a.ld);
+  const ldu = BigInt(job.u?.ld ?? job.m), ldv = BigInt(job.v?.ld ?? job.n);
+  const u = (b: number) => (job.u === undefined ? 0n : matrix(job.u, b, size));
+  const v = (b: number) => (job.v === undefined ? 0n : matrix(job.v, b, size));
+  const operands = (b: number) =>
+    [
+      t,
+      matrix(job.a, b, size),
+      lda,
+      real,
+      vector(job.s, b, realSize),
+      t,
+      u(b),
+      ldu,
+      t,
+      v(b),
+      ldv,
+      t,
+    ] as const;
+  check(
+    lib.cusolverDnXgesvdp_bufferSize(
+      handle,
+      params,
+      jobz,
+      econ,
+      m,
+      n,
+      ...operands(0),
+      deviceBytes,
+      hostBytes,
+    ),
+    "cusolverDnXgesvdp_bufferSize",
+  );
+  const errors: number[] = [];
+  withWorkspace(backend, job.count, (b, work, workBytes, host, hostSize) => {
+    const code = lib.cusolverDnXgesvdp(
+      handle,
+      params,
+      jobz,
+      econ,
+      m,
+      n,
+      ...operands(b),
+      work,
+      workBytes,
+      host,
+      hostSize,
+      vector(job.info, b, 4),
+      sigmaError,
+    );
+    check(code, "cusolverDnXgesvdp");
+    errors.push(sigmaError[0]!);
+  });
+  return errors;
+}
+
 /**
  * cuSOLVER as the CUDA backend's {@link Solver}: float32, float64, complex64 and complex128 (`syevd`
  * of a complex matrix is LAPACK's `heevd`, `orgqr` its `ungqr`), each job a call per matrix on
@@ -325,6 +396,10 @@ export function cusolverOf(backend: CudaBackend): Solver {
     geqrf: (job) => geqrf(backend, job),
     orgqr: (job) => orgqr(backend, job),
     gesvd: (job) => gesvd(backend, job),
+    // Undefined while a stream captures: it reads its error estimates back to the host.
+    get gesvdp() {
+      return capturesInProgress === 0 ? (job: SolverJobs["gesvdp"]) => gesvdp(backend, job) : undefined;
+    },
     syevd: (job) => syevd(backend, job),
     // Looked up on first use (loading cuSOLVER then), and undefined where the library lacks Xgeev.
     get geev() {

@@ -133,6 +133,21 @@ export interface SolverJobs {
     readonly info: SolverVectors;
   };
   /**
+   * The SVD of m × n matrices with m ≥ n by polar decomposition (cuSOLVER's `Xgesvdp`): as
+   * {@link gesvd}, but `u` and `v` are always computed (cuSOLVER 13 failed without them), and `v`
+   * (n × n) holds V, not Vᴴ.
+   */
+  gesvdp: SolverJob & {
+    readonly m: number;
+    readonly n: number;
+    readonly a: SolverMatrices;
+    readonly s: SolverVectors;
+    readonly u: SolverMatrices;
+    readonly full: boolean;
+    readonly v: SolverMatrices;
+    readonly info: SolverVectors;
+  };
+  /**
    * The eigenvalues (ascending, into `w`) and, where `vectors`, the eigenvectors (the columns of `a`,
    * in place) of symmetric matrices given by the triangle `upper` names; `info` > 0 where it did not
    * converge.
@@ -172,8 +187,13 @@ export interface SolverJobs {
  */
 export type Solver =
   & { readonly dtypes: readonly DType[] }
-  & { readonly [K in Exclude<keyof SolverJobs, "geev">]: (job: SolverJobs[K]) => void }
+  & { readonly [K in Exclude<keyof SolverJobs, "geev" | "gesvdp">]: (job: SolverJobs[K]) => void }
   & {
+    /**
+     * Where the solver has it: each matrix's error estimate, the size of the perturbation the polar
+     * decomposition added to converge on an ill-conditioned or rank-deficient matrix (0 where none).
+     */
+    readonly gesvdp?: (job: SolverJobs["gesvdp"]) => readonly number[];
     /** Undefined where the library lacks it (cuSOLVER before 11.7): the array module's kernel runs instead. */
     readonly geev?: (job: SolverJobs["geev"]) => void;
   };

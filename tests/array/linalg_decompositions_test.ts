@@ -154,6 +154,46 @@ eachBackend(
 );
 
 eachBackend(
+  "svd() of one tall, wide or square matrix (cuSOLVER's polar decomposition on CUDA) matches the float64 host reference",
+  () => {
+    for (const dtype of ["float64", "float32"] as const) {
+      for (const [m, n] of [[40, 24], [24, 40], [33, 33]] as const) {
+        const want = randomMat(m, n, 70 + m + n), k = Math.min(m, n);
+        const a = toDevice([want], [], dtype);
+        for (const fullMatrices of [true, false]) {
+          const { U, S, Vh } = ga.linalg.svd(a, fullMatrices);
+          assert.deepEqual([U.shape, Vh.shape], fullMatrices ? [[m, m], [n, n]] : [[m, k], [k, n]]);
+          const u = fromDevice(ga.expandDims(U, 0))[0]!, vh = fromDevice(ga.expandDims(Vh, 0))[0]!;
+          const sv = Array.from(S.get() as ArrayLike<number>);
+          const label = `${dtype} ${m}×${n} fullMatrices ${fullMatrices}`;
+          assert.ok(vecDiff(sv, hostSvdvals(want)) <= TOL[dtype] * 10 * sv[0]!, `${label}: S`);
+          orthonormalColumns([u], dtype, `${label}: UᵀU = I`);
+          orthonormalColumns([transpose(vh)], dtype, `${label}: Vh·Vhᵀ = I`);
+          const rebuilt = matmul(mul(u.map((row) => row.slice(0, k)), sv), vh.slice(0, k));
+          near(rebuilt, want, dtype, `${label}: U·S·Vh`, m + n);
+        }
+        const values = Array.from(ga.linalg.svdvals(a).get() as ArrayLike<number>);
+        assert.ok(
+          vecDiff(values, hostSvdvals(want)) <= TOL[dtype] * 10 * values[0]!,
+          `${dtype} ${m}×${n} svdvals`,
+        );
+      }
+    }
+    // NaN in, NumPy's LinAlgError or NaN out: never numbers that look right.
+    const poisoned = randomMat(40, 40, 99);
+    poisoned[3]![5] = Number.NaN;
+    try {
+      const values = Array.from(
+        ga.linalg.svdvals(toDevice([poisoned], [], "float64")).get() as ArrayLike<number>,
+      );
+      assert.ok(values.some(Number.isNaN), `svdvals of a matrix holding NaN: ${values.slice(0, 3)}`);
+    } catch (e) {
+      assert.equal((e as Error).name, "LinAlgError", String(e));
+    }
+  },
+);
+
+eachBackend(
   "svd() of rank-deficient and ill-conditioned matrices keeps A = U·S·Vh and the host's singular values",
   () => {
     const rank2 = matmul(randomMat(6, 2, 60), randomMat(2, 5, 61)); // rank 2

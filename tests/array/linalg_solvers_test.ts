@@ -79,7 +79,7 @@ eachBackend(
 );
 
 eachBackend(
-  "solve() and inv() match the host on both sides of the one-thread kernel's limit (orders 1, 8, 9 and 17), singular members named",
+  "solve() and inv() match the host on both sides of the one-thread kernel's limit (orders 1, 8, 9 and 17) and over several work-groups, singular members named",
   () => {
     for (const n of [1, 8, 9, 17]) {
       for (const dtype of ["float64", "float32"] as const) {
@@ -99,6 +99,22 @@ eachBackend(
           near(square[b]!, hostSolve(m, transpose(m)), dtype, `order ${n} ${dtype} square solve ${b}`, 4 * n);
         });
       }
+    }
+    // 150 matrices: three work-groups of the kernel, the last one part full.
+    for (const n of [3, 8]) {
+      const mats = Array.from(
+        { length: 150 },
+        (_, s) => randomMat(n, n, 900 + s).map((r, i) => r.map((x, j) => x + (i === j ? 3 : 0))),
+      );
+      const rhs = Array.from({ length: 150 }, (_, s) => randomMat(n, 1, 1200 + s));
+      const x = fromDevice(
+        ga.linalg.solve(toDevice(mats, [150], "float32"), toDevice(rhs, [150], "float32")),
+      );
+      const inverse = fromDevice(ga.linalg.inv(toDevice(mats, [150], "float32")));
+      mats.forEach((m, b) => {
+        near(x[b]!, hostSolve(m, rhs[b]!), "float32", `order ${n} batch solve ${b}`, 4 * n);
+        near(inverse[b]!, hostSolve(m, identity(n)), "float32", `order ${n} batch inverse ${b}`, 4 * n);
+      });
     }
     // A zero matrix in the middle of a batch of 8 × 8 ones.
     const batch = [identity(8), identity(8).map((r) => r.map(() => 0)), identity(8)];

@@ -68,7 +68,7 @@ function withScratch(
 
 /** LAPACK's jobs on the array module's kernels. */
 export const OWN_JOBS: {
-  readonly [K in Exclude<keyof SolverJobs, "gesvd">]: (b: Backend, job: SolverJobs[K]) => void;
+  readonly [K in Exclude<keyof SolverJobs, "gesvd" | "gesvdp">]: (b: Backend, job: SolverJobs[K]) => void;
 } = {
   getrf(backend, job) {
     const { dtype, n } = job;
