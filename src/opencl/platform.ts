@@ -69,6 +69,7 @@ export class Device {
   /** Its index among the platform's devices. */
   readonly index: number;
   readonly #handle: Deno.PointerObject;
+  #maxAllocation?: bigint;
 
   /** Use {@link Platform.getDevices}. */
   constructor(platform: Platform, index: number, handle: Deno.PointerObject) {
@@ -132,9 +133,9 @@ export class Device {
   get globalMemory(): bigint {
     return this.#u64(DEVICE.globalMemSize);
   }
-  /** Largest single buffer, bytes. */
+  /** Largest single buffer, bytes (asked once: every buffer's creation checks it). */
   get maxAllocation(): bigint {
-    return this.#u64(DEVICE.maxMemAllocSize);
+    return this.#maxAllocation ??= this.#u64(DEVICE.maxMemAllocSize);
   }
   /** Local (shared) memory per work-group, bytes. */
   get localMemory(): bigint {
