@@ -45,7 +45,7 @@ cudaTest(
       const failures = reports.flatMap((r) => r.failures);
       assert.deepEqual(failures, [], failures.join("\n"));
       const [capture, ...computes] = reports;
-      assert.equal(capture!.rounds, ROUNDS, "every capture round ran");
+      assert.ok(capture!.rounds >= ROUNDS, `${capture!.rounds} capture rounds ran, not ${ROUNDS}`);
       assert.ok(capture!.overlapped > 0, "the other Workers computed while the captures ran");
       for (const c of computes) assert.ok(c.rounds > 0, "every compute Worker ran");
     } finally {
