@@ -1,7 +1,8 @@
 /**
  * The methods of `GPUArray` that take an axis (or NumPy's other positional arguments) after the array:
- * the reductions, scans, sorting, softmax, the views along axes, indexing along an axis, `norm`,
- * `trace`, and `matmul`. Each is the module's function with the array first (`a.sum(0)` is
+ * the scans, sorting, softmax, the views along axes, indexing along an axis, `norm`, `trace`, and
+ * `matmul`; and the installation of the reductions' methods (declared in `api/reduction_methods.ts`,
+ * generated from the op table). Each is the module's function with the array first (`a.sum(0)` is
  * `ga.sum(a, 0)`, `a.flip({ axis: 0 })` is `ga.flip(a, { axis: 0 })`), taking its arguments in the
  * same forms; `a.sort()` is the exception, NumPy's in-place sort.
  *
@@ -12,11 +13,12 @@ import type { DType } from "../../kernel/dtype.ts";
 import type { GPUArray } from "./gpuarray.ts";
 import type { FloatResult, ResultType } from "./dtypes.ts";
 import type { AfterAxis, AxesOptions, AxisArg, AxisOptions } from "./axis_args.ts";
-import type { HostValue, SumValue } from "./methods.ts";
+import type { SumValue } from "./methods.ts";
 import type { OpOptions } from "../ops/ufunc.ts";
 import * as views from "../ops/views.ts";
-import * as reductions from "../ops/reductions.ts";
-import type { ArgOptions, MeanType, Reduced, ReduceOptions, SumType, VarOptions } from "../ops/reductions.ts";
+import { reduce } from "../ops/reductions.ts";
+import type { MeanType, Reduced, SumType } from "../ops/reduction_types.ts";
+import { type ReduceOp, REDUCTIONS } from "../ops/reduction_defs.ts";
 import { logSoftmax, softmax, type SoftmaxOptions } from "../ops/softmax.ts";
 import * as linalg from "../ops/linalg.ts";
 import { matmul } from "../ops/matmul.ts";
@@ -36,92 +38,18 @@ import {
 } from "../ops/sorting.ts";
 
 /**
- * The methods of {@link GPUArray} that take an axis: each is the module's function with the array
- * first, and takes the axis by position (`a.sum(0)`, `a.sum([0, 1])`, `a.sum(0, { keepdims: true })`)
- * or in the options (`a.sum({ axis: 0 })`). Over every axis, a reduction gives a host value.
+ * The methods of {@link GPUArray} that take an axis, besides the reductions (`ReductionMethods`,
+ * generated from the op table): each is the module's function with the array first, and takes the
+ * axis by position (`a.cumsum(1)`, `a.flip(0)`) or in the options (`a.flip({ axis: 0 })`).
  *
  * @example
  * ```ts
  * import * as ga from "@cudeno/cudeno/array";
  * const x = ga.asarray([[1, 5], [7, 2]]);
- * console.log(x.sum(), x.sum(0).get(), x.argmax(1).get()); // 15 [8, 7] [1n, 0n]
  * const c = x.cumsum(1).flip(0).matmul(x.T); // methods chain as the functions nest
  * ```
  */
 export interface AxisMethods<D extends DType> {
-  /** {@link reductions.sum}: the sum (a host value without axis; integers exact as bigints). */
-  sum<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, SumValue<D>, SumType<D>>;
-  /** {@link reductions.sum} along axes given by position: an array. */
-  sum(axis: AxisArg, options?: AfterAxis<ReduceOptions>): GPUArray<SumType<D>>;
-  /** {@link reductions.prod}: the product. */
-  prod<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, SumValue<D>, SumType<D>>;
-  /** {@link reductions.prod} along axes given by position. */
-  prod(axis: AxisArg, options?: AfterAxis<ReduceOptions>): GPUArray<SumType<D>>;
-  /** {@link reductions.mean}: the arithmetic mean. */
-  mean<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, number, MeanType<D>>;
-  /** {@link reductions.mean} along axes given by position. */
-  mean(axis: AxisArg, options?: AfterAxis<ReduceOptions>): GPUArray<MeanType<D>>;
-  /** {@link reductions.min}: the smallest element, NaN propagating. */
-  min<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, HostValue<D>, D>;
-  /** {@link reductions.min} along axes given by position. */
-  min(axis: AxisArg, options?: AfterAxis<ReduceOptions>): GPUArray<D>;
-  /** {@link reductions.max}: the largest element, NaN propagating. */
-  max<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, HostValue<D>, D>;
-  /** {@link reductions.max} along axes given by position. */
-  max(axis: AxisArg, options?: AfterAxis<ReduceOptions>): GPUArray<D>;
-  /** {@link reductions.ptp}: `max - min`. */
-  ptp<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, HostValue<D>, D>;
-  /** {@link reductions.ptp} along axes given by position. */
-  ptp(axis: AxisArg, options?: AfterAxis<ReduceOptions>): GPUArray<D>;
-  /** {@link reductions.argmin}: the index of the smallest element. */
-  argmin<O extends ArgOptions = Record<never, never>>(options?: O): Reduced<O, number, "int64">;
-  /** {@link reductions.argmin} along an axis given by position. */
-  argmin(axis: number, options?: AfterAxis<ReduceOptions>): GPUArray<"int64">;
-  /** {@link reductions.argmax}: the index of the largest element. */
-  argmax<O extends ArgOptions = Record<never, never>>(options?: O): Reduced<O, number, "int64">;
-  /** {@link reductions.argmax} along an axis given by position. */
-  argmax(axis: number, options?: AfterAxis<ReduceOptions>): GPUArray<"int64">;
-  /** {@link reductions.any}: whether any element is non-zero. */
-  any<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, boolean, "bool">;
-  /** {@link reductions.any} along axes given by position. */
-  any(axis: AxisArg, options?: AfterAxis<ReduceOptions>): GPUArray<"bool">;
-  /** {@link reductions.all}: whether every element is non-zero. */
-  all<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, boolean, "bool">;
-  /** {@link reductions.all} along axes given by position. */
-  all(axis: AxisArg, options?: AfterAxis<ReduceOptions>): GPUArray<"bool">;
-  /** The variance (`ga.var`), divided by `n - ddof`. */
-  var<O extends VarOptions = Record<never, never>>(options?: O): Reduced<O, number, MeanType<D>>;
-  /** The variance (`ga.var`) along axes given by position (`a.var(0, { ddof: 1 })`). */
-  var(axis: AxisArg, options?: AfterAxis<VarOptions>): GPUArray<MeanType<D>>;
-  /** {@link reductions.std}: the standard deviation. */
-  std<O extends VarOptions = Record<never, never>>(options?: O): Reduced<O, number, MeanType<D>>;
-  /** {@link reductions.std} along axes given by position (`a.std(0, { ddof: 1 })`). */
-  std(axis: AxisArg, options?: AfterAxis<VarOptions>): GPUArray<MeanType<D>>;
-  /** {@link reductions.countNonzero}: how many elements are non-zero. */
-  countNonzero<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, number, "int64">;
-  /** {@link reductions.countNonzero} along axes given by position. */
-  countNonzero(axis: AxisArg, options?: AfterAxis<ReduceOptions>): GPUArray<"int64">;
-  /** {@link reductions.nansum}: the sum, NaNs counted as zero. */
-  nansum<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, SumValue<D>, SumType<D>>;
-  /** {@link reductions.nansum} along axes given by position. */
-  nansum(axis: AxisArg, options?: AfterAxis<ReduceOptions>): GPUArray<SumType<D>>;
-  /** {@link reductions.nanmean}: the mean of the elements that are not NaN. */
-  nanmean<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, number, MeanType<D>>;
-  /** {@link reductions.nanmean} along axes given by position. */
-  nanmean(axis: AxisArg, options?: AfterAxis<ReduceOptions>): GPUArray<MeanType<D>>;
-  /** {@link reductions.nanmin}: the smallest element that is not NaN. */
-  nanmin<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, HostValue<D>, D>;
-  /** {@link reductions.nanmin} along axes given by position. */
-  nanmin(axis: AxisArg, options?: AfterAxis<ReduceOptions>): GPUArray<D>;
-  /** {@link reductions.nanmax}: the largest element that is not NaN. */
-  nanmax<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, HostValue<D>, D>;
-  /** {@link reductions.nanmax} along axes given by position. */
-  nanmax(axis: AxisArg, options?: AfterAxis<ReduceOptions>): GPUArray<D>;
-  /** {@link reductions.logsumexp}: `log(sum(exp(this)))`, computed stably. */
-  logsumexp<O extends ReduceOptions = Record<never, never>>(options?: O): Reduced<O, number, MeanType<D>>;
-  /** {@link reductions.logsumexp} along axes given by position. */
-  logsumexp(axis: AxisArg, options?: AfterAxis<ReduceOptions>): GPUArray<MeanType<D>>;
-
   /** {@link softmax}: `exp` normalised to sum to 1 along an axis (default the last; `a.softmax(0)`). */
   softmax(axis?: number | SoftmaxOptions, options?: AfterAxis<SoftmaxOptions>): GPUArray<FloatResult<D>>;
   /** {@link logSoftmax}: the logarithm of the softmax along an axis, computed stably. */
@@ -192,28 +120,6 @@ export interface AxisMethods<D extends DType> {
   ): TopkResult<D>;
 }
 
-/** The reductions that are also methods, each the function of that name with the array first. */
-const REDUCTION_METHODS = [
-  "sum",
-  "prod",
-  "mean",
-  "min",
-  "max",
-  "ptp",
-  "argmin",
-  "argmax",
-  "any",
-  "all",
-  "var",
-  "std",
-  "countNonzero",
-  "nansum",
-  "nanmean",
-  "nanmin",
-  "nanmax",
-  "logsumexp",
-] as const;
-
 /** The other methods that are their function with the array first, arguments passed as they come. */
 const ARRAY_FIRST: Readonly<Record<string, (a: GPUArray, ...args: never[]) => unknown>> = {
   softmax,
@@ -244,11 +150,9 @@ function defineOn(p: object, name: string, value: (this: GPUArray, ...args: neve
  * `ga.fuse()` traces with), passing their arguments on as they come.
  */
 export function installReductionMethods(p: object): void {
-  const reducing = reductions as unknown as Record<string, (a: GPUArray, ...args: unknown[]) => unknown>;
-  for (const name of REDUCTION_METHODS) {
-    const f = reducing[name]!;
-    defineOn(p, name, function (this: GPUArray, ...args: unknown[]) {
-      return f(this, ...args);
+  for (const op of Object.keys(REDUCTIONS) as ReduceOp[]) {
+    defineOn(p, op, function (this: GPUArray, ...args: unknown[]) {
+      return reduce(op, this, args);
     });
   }
 }

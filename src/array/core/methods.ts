@@ -17,6 +17,7 @@ import { BINARY } from "../ops/binary_ops.ts";
 import { UNARY } from "../ops/unary_ops.ts";
 import { callOp, clip } from "../ops/ufunc.ts";
 import type { ElementwiseMethods } from "../api/elementwise_methods.ts";
+import type { ReductionMethods } from "../api/reduction_methods.ts";
 import * as views from "../ops/views.ts";
 import { assign, astype, fill } from "../ops/assign.ts";
 import { installDisplay, type ItemValue, type NestedList } from "./display.ts";
@@ -65,7 +66,8 @@ export type SumValue<D extends DType> = D extends "float16" | "bfloat16" | "floa
  * console.log(y.shape, x.slice([], 0).get()); // [2, 2] Float32Array [1, 3]
  * ```
  */
-export interface ArrayMethods<D extends DType> extends ElementwiseMethods<D>, AxisMethods<D> {
+export interface ArrayMethods<D extends DType>
+  extends ElementwiseMethods<D>, ReductionMethods<D>, AxisMethods<D> {
   /** {@link views.reshape}: another shape of the same size (a view where the strides allow). */
   reshape(...shape: number[] | [Shape]): GPUArray<D>;
   /** {@link views.transpose}: the axes permuted (reversed when none are given), a view. */

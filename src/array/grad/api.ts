@@ -12,7 +12,7 @@ import { collectArrays, GPUArray, viewOf } from "../core/gpuarray.ts";
 import { showShape } from "../core/layout.ts";
 import { describe } from "../core/describe.ts";
 import { fill } from "../ops/assign.ts";
-import { sum } from "../ops/reductions.ts";
+import { sum } from "../api/reductions.ts";
 import { backward } from "./backward.ts";
 import { differentiable, isTracked, nested, record, recording, Tape, unrecorded } from "./tape.ts";
 

@@ -12,7 +12,7 @@ import { showShape } from "../core/layout.ts";
 import { copyInto } from "../exec/loop.ts";
 import { fill, linearFill } from "../ops/assign.ts";
 import { where } from "../ops/ufunc.ts";
-import { mean, sum } from "../ops/reductions.ts";
+import { mean, sum } from "../api/reductions.ts";
 import { broadcastTo, reshape, transpose } from "../ops/views.ts";
 import { matmul } from "../ops/matmul.ts";
 import { complex } from "../api/elementwise.ts";

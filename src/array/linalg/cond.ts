@@ -8,7 +8,7 @@
 import type { GPUArray } from "../core/gpuarray.ts";
 import { showShape } from "../core/layout.ts";
 import { optionsOf } from "../core/axis_args.ts";
-import { any } from "../ops/reductions.ts";
+import { any } from "../api/reductions.ts";
 import { reshape, slice } from "../ops/views.ts";
 import { where } from "../ops/ufunc.ts";
 import { div, isnan, logicalAnd, logicalNot, mul } from "../api/elementwise.ts";

@@ -10,7 +10,7 @@ import type { DType } from "../../kernel/dtype.ts";
 import type { GPUArray } from "../core/gpuarray.ts";
 import { linearFill } from "../ops/assign.ts";
 import { diagonal, expandDims } from "../ops/views.ts";
-import { prod, sum } from "../ops/reductions.ts";
+import { prod, sum } from "../api/reductions.ts";
 import { abs, log, ne, neg, remainder, sign } from "../api/elementwise.ts";
 import { where } from "../ops/ufunc.ts";
 import { arrayLike, luFactor } from "./lapack.ts";

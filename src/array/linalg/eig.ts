@@ -13,7 +13,7 @@ import type { GPUArray } from "../core/gpuarray.ts";
 import { type ComplexOf, complexOf } from "../core/dtypes.ts";
 import { differentiated, tracked } from "../grad/tape.ts";
 import { isfinite } from "../api/elementwise.ts";
-import { all } from "../ops/reductions.ts";
+import { all } from "../api/reductions.ts";
 import { where } from "../ops/ufunc.ts";
 import { checkInfo } from "./errors.ts";
 import { generalEigen } from "./lapack.ts";

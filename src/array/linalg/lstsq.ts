@@ -12,7 +12,7 @@ import type { GPUArray } from "../core/gpuarray.ts";
 import { showShape } from "../core/layout.ts";
 import { optionsOf } from "../core/axis_args.ts";
 import { astype, fill } from "../ops/assign.ts";
-import { max, sum } from "../ops/reductions.ts";
+import { max, sum } from "../api/reductions.ts";
 import { matmul } from "../ops/matmul.ts";
 import { expandDims, reshape } from "../ops/views.ts";
 import { realOf } from "../core/dtypes.ts";

@@ -13,7 +13,7 @@ import { normalizeAxis, showShape } from "../core/layout.ts";
 import { AXES, type AxisArg, optionsOf } from "../core/axis_args.ts";
 import { astype } from "../ops/assign.ts";
 import { norm as twoNorm } from "../ops/norm.ts";
-import { max, min, sum } from "../ops/reductions.ts";
+import { max, min, sum } from "../api/reductions.ts";
 import { moveaxis, reshape } from "../ops/views.ts";
 import { abs, ne, pow } from "../api/elementwise.ts";
 import { checkArray } from "./operands.ts";

@@ -8,7 +8,7 @@
 import type { DType } from "../../kernel/dtype.ts";
 import type { GPUArray } from "../core/gpuarray.ts";
 import { optionsOf } from "../core/axis_args.ts";
-import { any, max, sum } from "../ops/reductions.ts";
+import { any, max, sum } from "../api/reductions.ts";
 import { matmul } from "../ops/matmul.ts";
 import { expandDims } from "../ops/views.ts";
 import { realOf } from "../core/dtypes.ts";

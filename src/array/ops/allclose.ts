@@ -8,7 +8,7 @@
 import type { GPUArray } from "../core/gpuarray.ts";
 import { BINARY } from "./binary_ops.ts";
 import { callOp, type Operand } from "./ufunc.ts";
-import { all } from "./reductions.ts";
+import { all } from "../api/reductions.ts";
 
 /** The tolerances of `isclose` and `allclose` (NumPy's defaults). */
 export interface CloseOptions {

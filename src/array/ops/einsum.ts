@@ -16,7 +16,7 @@ import type { ResultType } from "../core/dtypes.ts";
 import { diagonal, reshape, transpose } from "./views.ts";
 import { matmul } from "./matmul.ts";
 import { flatDot } from "./norm.ts";
-import { sum } from "./reductions.ts";
+import { sum } from "../api/reductions.ts";
 
 function product(extents: readonly number[]): number {
   return extents.reduce((p, d) => p * d, 1);

@@ -17,7 +17,7 @@ import { diagonal, type DiagonalOptions, diagonalOptions, expandDims, ravel } fr
 import { matmul } from "./matmul.ts";
 import { contract } from "./einsum.ts";
 import { flatDot } from "./norm.ts";
-import { sum } from "./reductions.ts";
+import { sum } from "../api/reductions.ts";
 import type { SumValue } from "../core/methods.ts";
 
 /**

@@ -12,7 +12,7 @@ import { record, refuseTrackedWrite } from "../grad/tape.ts";
 import type { Backend } from "../../device/backend.ts";
 import { type DType, DTYPES, isDType } from "../../kernel/dtype.ts";
 import { sumType } from "./reduction_defs.ts";
-import type { SumType } from "./reductions.ts";
+import type { SumType } from "../api/reductions.ts";
 import { GPUArray, sharesMemory, viewOf } from "../core/gpuarray.ts";
 import { normalizeAxis, sizeOf } from "../core/layout.ts";
 import { coalesceInOrder, copyInto } from "../exec/loop.ts";

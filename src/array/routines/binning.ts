@@ -19,7 +19,7 @@ import { fill } from "../ops/assign.ts";
 import { type DType, DTYPES } from "../../kernel/dtype.ts";
 import { showShape } from "../core/layout.ts";
 import { numberSlot, optionsOf } from "../core/axis_args.ts";
-import { max, min } from "../ops/reductions.ts";
+import { max, min } from "../api/reductions.ts";
 import { checkReal } from "../ops/sorting.ts";
 import { ascontiguousarray } from "../ops/views.ts";
 

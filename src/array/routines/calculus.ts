@@ -11,7 +11,7 @@ import { GPUArray } from "../core/gpuarray.ts";
 import { normalizeAxes, normalizeAxis, showShape } from "../core/layout.ts";
 import { checkOptions } from "../../kernel/options.ts";
 import { AXIS, numberSlot, optionsOf } from "../core/axis_args.ts";
-import { sum } from "../ops/reductions.ts";
+import { sum } from "../api/reductions.ts";
 import { diff } from "../ops/scan.ts";
 import { assign, astype } from "../ops/assign.ts";
 import { reshape, slice } from "../ops/views.ts";

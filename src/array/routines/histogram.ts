@@ -14,7 +14,7 @@ import { resultType } from "../core/dtypes.ts";
 import { optionsOf, type Slot } from "../core/axis_args.ts";
 import { astype } from "../ops/assign.ts";
 import { flip, slice } from "../ops/views.ts";
-import { all, any, max, min, sum } from "../ops/reductions.ts";
+import { all, any, max, min, sum } from "../api/reductions.ts";
 import { div, ge, gt, le, mul, sub } from "../api/elementwise.ts";
 import { searchsorted } from "./search.ts";
 import { checkReal } from "../ops/sorting.ts";

@@ -13,7 +13,7 @@ import { describe } from "../core/describe.ts";
 import { ascontiguousarray, moveaxis, reshape, slice } from "../ops/views.ts";
 import { put, take } from "../ops/indexing.ts";
 import { argsort } from "../ops/sorting.ts";
-import { any } from "../ops/reductions.ts";
+import { any } from "../api/reductions.ts";
 import { cumsum } from "../ops/scan.ts";
 import { nonzero } from "./compact.ts";
 import { concatenate } from "./join.ts";

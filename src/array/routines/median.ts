@@ -12,7 +12,7 @@ import { GPUArray } from "../core/gpuarray.ts";
 import { type AfterAxis, AXES, type AxisArg, optionsOf } from "../core/axis_args.ts";
 import { astype, fill } from "../ops/assign.ts";
 import { checkReal, sort } from "../ops/sorting.ts";
-import { countNonzero } from "../ops/reductions.ts";
+import { countNonzero } from "../api/reductions.ts";
 import { where } from "../ops/ufunc.ts";
 import { add, eq, floor, isnan, logicalNot, maximum, mul, sub } from "../api/elementwise.ts";
 import { along, pick, pickEach } from "./along.ts";

@@ -30,7 +30,7 @@ import {
   std,
   sum,
   var as variance,
-} from "../ops/reductions.ts";
+} from "../api/reductions.ts";
 import { cumprod, cumsum, type ScanOptions } from "../ops/scan.ts";
 import { astype } from "../ops/assign.ts";
 import { where } from "../ops/ufunc.ts";

@@ -14,7 +14,7 @@ import { showShape } from "../core/layout.ts";
 import { type AfterAxis, AXES, type AxisArg, optionsOf } from "../core/axis_args.ts";
 import { astype, fill } from "../ops/assign.ts";
 import { sort } from "../ops/sorting.ts";
-import { countNonzero } from "../ops/reductions.ts";
+import { countNonzero } from "../api/reductions.ts";
 import { where } from "../ops/ufunc.ts";
 import { add, ceil, eq, floor, ge, isnan, logicalNot, maximum, mul, rint, sub } from "../api/elementwise.ts";
 import { stack } from "./join.ts";

@@ -10,7 +10,7 @@
 import type { DType } from "../../kernel/dtype.ts";
 import { GPUArray } from "../core/gpuarray.ts";
 import { checkOptions } from "../../kernel/options.ts";
-import { all } from "../ops/reductions.ts";
+import { all } from "../api/reductions.ts";
 import { fill } from "../ops/assign.ts";
 import { ravel, slice } from "../ops/views.ts";
 import { argsort, sort } from "../ops/sorting.ts";

@@ -11,7 +11,7 @@ import { normalizeAxes, showShape } from "../core/layout.ts";
 import { type AfterAxis, AXES, type AxisArg, optionsOf } from "../core/axis_args.ts";
 import { resultType } from "../core/dtypes.ts";
 import { checkOptions } from "../../kernel/options.ts";
-import { any, mean, sum } from "../ops/reductions.ts";
+import { any, mean, sum } from "../api/reductions.ts";
 import { astype, fill } from "../ops/assign.ts";
 import { broadcastTo, diagonal, reshape, transpose } from "../ops/views.ts";
 import { matmul } from "../ops/matmul.ts";
