@@ -1,9 +1,10 @@
 /**
  * LAPACK on cuSOLVER: one handle (and one `cusolverDnParams_t`) per context, set to the current
  * stream before each call, and the {@link SolverJobs} run through the 64-bit generic API
- * (`cusolverDnXgetrf`, `Xgetrs`, `Xpotrf`, `Xgeqrf`, `Xgesvd`, `Xgesvdp`; `Xsyevd`, `XsyevBatched` and `Xgeev` in `cusolver_eigen.ts`) and the typed
- * `cusolverDnSorgqr`/`Dorgqr`, a call per matrix of a batch. Workspaces come from the memory pool on
- * the current stream and go back to it after the call, in stream order.
+ * (`cusolverDnXgetrf`, `Xgetrs`, `Xpotrf`, `Xgeqrf`, `Xgesvd`, `Xgesvdp`; `Xsyevd`, `XsyevBatched`
+ * and `Xgeev` in `cusolver_eigen.ts`) and the typed `cusolverDnSorgqr`/`Dorgqr`, a call per matrix
+ * of a batch. Workspaces come from the memory pool on the current stream and go back to it after the
+ * call, in stream order.
  *
  * @module
  */
@@ -317,12 +318,9 @@ function gesvdp(backend: CudaBackend, job: SolverJobs["gesvdp"]): number[] {
   const { handle, params } = prepare(backend, "decompose matrices");
   const lib = libcusolver.get(), t = dataType(job.dtype), size = DTYPES[job.dtype].size;
   const [real, realSize] = realOf(job.dtype);
-  const jobz = CUSOLVER_EIG_MODE_VECTOR;
-  const econ = job.full ? 0 : 1;
-  const m = BigInt(job.m), n = BigInt(job.n), lda = BigInt(job.a.ld);
-  const ldu = BigInt(job.u?.ld ?? job.m), ldv = BigInt(job.v?.ld ?? job.n);
-  const u = (b: number) => (job.u === undefined ? 0n : matrix(job.u, b, size));
-  const v = (b: number) => (job.v === undefined ? 0n : matrix(job.v, b, size));
+  const jobz = CUSOLVER_EIG_MODE_VECTOR, econ = job.full ? 0 : 1;
+  const m = BigInt(job.m), n = BigInt(job.n);
+  const lda = BigInt(job.a.ld), ldu = BigInt(job.u.ld), ldv = BigInt(job.v.ld);
   const operands = (b: number) =>
     [
       t,
@@ -331,10 +329,10 @@ function gesvdp(backend: CudaBackend, job: SolverJobs["gesvdp"]): number[] {
       real,
       vector(job.s, b, realSize),
       t,
-      u(b),
+      matrix(job.u, b, size),
       ldu,
       t,
-      v(b),
+      matrix(job.v, b, size),
       ldv,
       t,
     ] as const;
