@@ -68,8 +68,8 @@ export { diag, diagflat, eye, type EyeOptions, identity, tri, tril, triu } from 
 export { linspace, type LinspaceOptions, meshgrid, type MeshgridOptions } from "./routines/grids.ts";
 export { geomspace, logspace, type LogspaceOptions } from "./routines/spaces.ts";
 export { nanToNum, type NanToNumOptions } from "./routines/finite.ts";
-export { takeAlongAxis } from "./routines/along_axis.ts";
-export { select } from "./routines/select.ts";
+export { putAlongAxis, takeAlongAxis } from "./routines/along_axis.ts";
+export { choose, type ChooseOptions, select } from "./routines/select.ts";
 export {
   ascontiguousarray,
   broadcastTo,

@@ -150,3 +150,69 @@ eachBackend(
     assert.deepEqual(values(g), [3, 3, 0, 0, 8, 10]);
   },
 );
+
+eachBackend(
+  "putAlongAxis() writes per position along an axis in place as NumPy's put_along_axis, against a host loop",
+  () => {
+    // A 3-D float64 array, its middle axis, indices broadcasting over the last axis, values over both.
+    const host = Array.from({ length: 24 }, (_, i) => i);
+    const cube = ga.asarray(host, "float64").reshape([2, 3, 4]);
+    const idx = [[[2, 0, -1, 1]], [[1, -3, 0, 2]]];
+    const vals = [[[100, 101, 102, 103]], [[200, 201, 202, 203]]];
+    ga.putAlongAxis(cube, ga.asarray(idx, "int32"), ga.asarray(vals, "float64"), 1);
+    idx.forEach((plane, i) =>
+      plane[0]!.forEach((j, k) => {
+        host[i * 12 + ((j + 3) % 3) * 4 + k] = vals[i]![0]![k]!;
+      })
+    );
+    assert.deepEqual(values(cube), host);
+    // A scalar value, { axis }, and the flattened array with axis null.
+    const x = ga.zeros([2, 3], "float32");
+    ga.putAlongAxis(x, ga.asarray([[2], [0]], "int64"), 1, { axis: 1 });
+    assert.deepEqual(values(x), [0, 0, 1, 1, 0, 0]);
+    ga.putAlongAxis(x, ga.asarray([4, -1], "int32"), ga.asarray([7, 9], "float32"), null);
+    assert.deepEqual(values(x), [0, 0, 1, 1, 7, 9]);
+    // Into a transposed view: written through to its base.
+    const base = ga.zeros([3, 2], "float32");
+    ga.putAlongAxis(base.T, ga.asarray([[1], [2]], "int32"), 5, 1);
+    assert.deepEqual(values(base), [0, 0, 5, 0, 0, 5]);
+    assert.throws(() => ga.putAlongAxis(x, ga.asarray([[3], [0]], "int32"), 1, 1), {
+      name: "RangeError",
+      message: /putAlongAxis: an index along axis 1 is out of range for extent 3 \(-3 to 2\)/,
+    });
+    assert.throws(() => ga.putAlongAxis(x, ga.asarray([[0.5]], "float32"), 1, 1), {
+      name: "TypeError",
+      message: /putAlongAxis with float32 indices/,
+    });
+  },
+);
+
+eachBackend(
+  "choose() picks per element the choice its index names, with modes raise, wrap and clip, as NumPy",
+  () => {
+    const pick = ga.asarray([0, 2, 1, 0], "int32");
+    const choices = [ga.arange(4, "float32"), ga.full([4], 10, "float32"), ga.full([4], 20, "float32")];
+    assert.deepEqual(values(ga.choose(pick, choices)), [0, 20, 10, 3]);
+    // One array whose first axis holds the choices; a column of indices broadcasting against rows.
+    const stacked = ga.asarray([[1, 2, 3], [4, 5, 6]], "float64");
+    const column = ga.asarray([[1], [0]], "int8");
+    const both = ga.choose(column, stacked);
+    assert.deepEqual([both.shape, values(both)], [[2, 3], [4, 5, 6, 1, 2, 3]]);
+    const odd = ga.asarray([3, -1, 5, -4], "int32"), two = [ga.zeros(4), ga.ones(4)];
+    assert.deepEqual(values(ga.choose(odd, two, { mode: "wrap" })), [1, 1, 1, 0]);
+    assert.deepEqual(values(ga.choose(odd, two, { mode: "clip" })), [1, 0, 1, 0]);
+    assert.throws(() => ga.choose(ga.asarray([0, -1, 0, 1], "int32"), two), {
+      name: "RangeError",
+      message: /Cannot choose: an entry of a is out of range for 2 choices \(0 to 1\)/,
+    });
+    assert.throws(() => ga.choose(ga.asarray([0.5]), two), { name: "TypeError", message: /float32 indices/ });
+    assert.throws(() => ga.choose(pick, []), RangeError);
+    assert.throws(() => ga.choose(pick, two, { mode: "nearest" as never }), TypeError);
+    // The gradient reaches each choice where it was picked.
+    const halves = ga.asarray([0, 1, 1, 0], "int32");
+    const g = ga.grad((c: ga.GPUArray) =>
+      ga.sum(ga.choose(halves, [c, c.mul(3)]).mul(2)) as unknown as ga.GPUArray
+    )(ga.arange(4, "float64"));
+    assert.deepEqual(values(g), [2, 6, 6, 2]);
+  },
+);

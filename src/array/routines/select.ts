@@ -1,13 +1,21 @@
 /**
  * NumPy's `select`: per element, the choice of the first condition that holds, as `where`s from the
- * last condition to the first (so it differentiates and fuses as `where` does).
+ * last condition to the first (so it differentiates and fuses as `where` does); and `choose`: per
+ * element, the choice its index names, as `takeAlongAxis` over the stacked choices.
  *
  * @module
  */
 
-import { GPUArray } from "../core/gpuarray.ts";
+import { arrayArg, GPUArray } from "../core/gpuarray.ts";
 import { describe } from "../core/describe.ts";
-import { where } from "../ops/ufunc.ts";
+import { broadcastShapes } from "../core/layout.ts";
+import { DTYPES } from "../../kernel/dtype.ts";
+import { clip, where } from "../ops/ufunc.ts";
+import { broadcastTo, expandDims, squeeze } from "../ops/views.ts";
+import { astype } from "../ops/assign.ts";
+import { remainder } from "../api/elementwise.ts";
+import { stack } from "./join.ts";
+import { alongAxis } from "./along_axis.ts";
 
 /**
  * Per element, the value of `choicelist[i]` for the first `condlist[i]` that holds there, else
@@ -52,4 +60,97 @@ export function select(
     out = next;
   }
   return out as GPUArray;
+}
+
+/**
+ * Options of {@link choose}.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const options: ga.ChooseOptions = { mode: "wrap" };
+ * ```
+ */
+export interface ChooseOptions {
+  /**
+   * What an index outside `0` to `n - 1` does: `"raise"` (default) is an error, `"wrap"` takes it
+   * modulo n, `"clip"` the nearest end.
+   */
+  readonly mode?: "raise" | "wrap" | "clip";
+}
+
+/**
+ * Per element, the value there of the choice that `a` names (NumPy's `choose`): `a` holds integers
+ * from 0 to n - 1 and `choices` is a list of n arrays (or one array, its first axis the choices);
+ * `a` and the choices broadcast together, and the result's dtype is the choices' (promoted).
+ * Differentiable in the choices.
+ *
+ * @throws {RangeError} for an index out of range with mode "raise", no choices, or shapes that do not
+ * broadcast.
+ * @throws {TypeError} for `a` not of an integer dtype, or a mode that is not one of the three.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const pick = ga.asarray([0, 2, 1, 0], "int32");
+ * const y = ga.choose(pick, [ga.arange(4), ga.full([4], 10), ga.full([4], 20)]); // [0, 20, 10, 3]
+ * const wrapped = ga.choose(ga.asarray([3, -1], "int32"), [ga.zeros(2), ga.ones(2)], { mode: "wrap" }); // [1, 1]
+ * ```
+ */
+export function choose(
+  a: GPUArray,
+  choices: readonly GPUArray[] | GPUArray,
+  options?: ChooseOptions,
+): GPUArray {
+  arrayArg(a, "choose");
+  const kind = DTYPES[a.dtype].kind;
+  if (kind !== "int" && kind !== "uint") {
+    throw new TypeError(`Cannot choose with ${a.dtype} indices: give an integer array of choice numbers`);
+  }
+  const mode = options?.mode ?? "raise";
+  if (mode !== "raise" && mode !== "wrap" && mode !== "clip") {
+    throw new TypeError(`Cannot choose with mode ${describe(mode)}: give "raise", "wrap" or "clip"`);
+  }
+  const list = choices instanceof GPUArray ? undefined : choices;
+  if (list !== undefined && (!Array.isArray(list) || list.some((c) => !(c instanceof GPUArray)))) {
+    throw new TypeError(`Cannot choose from ${describe(choices)}: give a list of arrays, or one array`);
+  }
+  const n = list === undefined ? (choices as GPUArray).shape[0] ?? 0 : list.length;
+  if (n === 0) throw new RangeError("Cannot choose from no choices: give at least one");
+  const shapes = list === undefined ? [(choices as GPUArray).shape.slice(1)] : list.map((c) => c.shape);
+  const shape = broadcastShapes([a.shape, ...shapes], "choose");
+  const wide = list === undefined ? [] : list.map((c) => broadcastTo(c, shape));
+  try {
+    using stacked = list === undefined ? choicesAlong(choices as GPUArray, shape) : stack(wide, 0);
+    // In int64, where n and every wrapped or clipped index fit; a negative index is out of range.
+    using whole = astype(a, "int64");
+    using negative = whole.lt(0);
+    using picked = mode === "wrap"
+      ? remainder(whole, n)
+      : mode === "clip"
+      ? clip(whole, 0, n - 1)
+      : where(negative, n, whole);
+    using index = broadcastTo(picked, shape);
+    using first = expandDims(index, 0);
+    using chosen = alongAxis(
+      stacked,
+      first,
+      0,
+      "choose",
+      () =>
+        `Cannot choose: an entry of a is out of range for ${n} choices (0 to ${
+          n - 1
+        }); pass { mode: "wrap" } or { mode: "clip" }`,
+    );
+    return squeeze(chosen, 0);
+  } finally {
+    for (const w of wide) w.free();
+  }
+}
+
+/** One array of choices (its first axis) broadcast to `[n, ...shape]`: new axes go after the first. */
+function choicesAlong(choices: GPUArray, shape: readonly number[]): GPUArray {
+  const added = Array.from({ length: shape.length - (choices.ndim - 1) }, (_, i) => i + 1);
+  if (added.length === 0) return broadcastTo(choices, [choices.shape[0]!, ...shape]);
+  using lifted = expandDims(choices, added);
+  return broadcastTo(lifted, [choices.shape[0]!, ...shape]);
 }
