@@ -69,6 +69,15 @@ export { linspace, type LinspaceOptions, meshgrid, type MeshgridOptions } from "
 export { geomspace, logspace, type LogspaceOptions } from "./routines/spaces.ts";
 export { nanToNum, type NanToNumOptions } from "./routines/finite.ts";
 export { putAlongAxis, takeAlongAxis } from "./routines/along_axis.ts";
+export {
+  broadcastArrays,
+  broadcastShapes,
+  matrixTranspose,
+  matvec,
+  permuteDims,
+  vecdot,
+  vecmat,
+} from "./routines/array_api.ts";
 export { choose, type ChooseOptions, select } from "./routines/select.ts";
 export {
   ascontiguousarray,

@@ -216,3 +216,39 @@ eachBackend(
     assert.deepEqual(values(g), [2, 6, 6, 2]);
   },
 );
+
+eachBackend(
+  "permuteDims, matrixTranspose, vecdot, matvec, vecmat and the broadcast helpers follow NumPy 2, against host products",
+  () => {
+    const a = ga.arange(24, "float64").reshape([2, 3, 4]);
+    const p = ga.permuteDims(a, [2, 0, 1]);
+    assert.deepEqual(p.shape, [4, 2, 3]);
+    assert.equal(values(p)[1], 4); // p[0, 0, 1] = a[0, 1, 0]
+    assert.deepEqual(ga.matrixTranspose(a).shape, [2, 4, 3]);
+    assert.throws(() => ga.matrixTranspose(ga.zeros([3])), {
+      name: "RangeError",
+      message: /at least 2 dimensions/,
+    });
+    assert.throws(() => ga.permuteDims(a, [0, 1]), RangeError);
+    // vecdot along the last axis and along axis 0 by position, broadcasting, against host sums.
+    const m = [[1, 2, 3], [4, 5, 6]], v = [7, 8, 9];
+    const x = ga.asarray(m, "float64"), w = ga.asarray(v, "float64");
+    assert.deepEqual(values(ga.vecdot(x, w)), m.map((r) => r.reduce((s, e, j) => s + e * v[j]!, 0)));
+    assert.deepEqual(values(ga.vecdot(x, x, 0)), [1 + 16, 4 + 25, 9 + 36]);
+    assert.deepEqual(values(ga.vecdot(x, x, { axis: -2 })), [17, 29, 45]);
+    assert.throws(() => ga.vecdot(x, ga.ones([1])), { name: "RangeError", message: /one length/ });
+    // Complex: vecdot and vecmat conjugate the first operand, matvec does not.
+    const z = ga.complex(ga.asarray([1, 0]), ga.asarray([1, 2])); // [1+1i, 2i]
+    assert.deepEqual(Array.from(ga.vecdot(z, z).get() as Float32Array), [6, 0]); // |1+i|² + |2i|²
+    assert.deepEqual(values(ga.matvec(x, w)), [50, 122]);
+    assert.deepEqual(values(ga.vecmat(ga.asarray([1, 1], "float64"), x)), [5, 7, 9]);
+    const batch = ga.matvec(ga.stack([x, x.mul(2)]), w);
+    assert.deepEqual([batch.shape, values(batch)], [[2, 2], [50, 122, 100, 244]]);
+    assert.throws(() => ga.matvec(w, w), RangeError);
+    const [b1, b2] = ga.broadcastArrays(ga.zeros([3, 1]), ga.ones([4]));
+    assert.deepEqual([b1!.shape, b2!.shape], [[3, 4], [3, 4]]);
+    assert.deepEqual(ga.broadcastShapes([3, 1], [4], []), [3, 4]);
+    assert.throws(() => ga.broadcastShapes([3], [4]), RangeError);
+    assert.throws(() => ga.broadcastShapes([-1]), TypeError);
+  },
+);
