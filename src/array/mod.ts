@@ -222,9 +222,11 @@ export {
 export {
   indices,
   type IndicesOptions,
+  ravelMultiIndex,
   type TriangleOptions,
   trilIndices,
   triuIndices,
+  unravelIndex,
 } from "./routines/index_tricks.ts";
 export { argpartition, partition, type PartitionOptions } from "./routines/partition.ts";
 export * as random from "./routines/random.ts";

@@ -252,3 +252,35 @@ eachBackend(
     assert.throws(() => ga.broadcastShapes([-1]), TypeError);
   },
 );
+
+eachBackend(
+  "unravelIndex() and ravelMultiIndex() convert flat indices and coordinates as NumPy, both ways, with modes",
+  () => {
+    const shape = [3, 4, 5];
+    const flat = [0, 7, 23, 59, 41];
+    const coords = ga.unravelIndex(ga.asarray(flat, "int32"), shape);
+    // The host's C-order coordinates.
+    const host = shape.map((_, axis) =>
+      flat.map((f) => Math.floor(f / shape.slice(axis + 1).reduce((p, d) => p * d, 1)) % shape[axis]!)
+    );
+    assert.deepEqual(coords.map(values), host);
+    assert.deepEqual(values(ga.ravelMultiIndex(coords, shape)), flat);
+    // Coordinates broadcasting: a column of rows against a row of columns.
+    const grid = ga.ravelMultiIndex([ga.asarray([[0], [2]], "int64"), ga.asarray([1, 3], "int8")], [3, 4]);
+    assert.deepEqual([grid.shape, values(grid)], [[2, 2], [1, 3, 9, 11]]);
+    const odd = [ga.asarray([-1, 3], "int32"), ga.asarray([5, 0], "int32")];
+    assert.deepEqual(values(ga.ravelMultiIndex(odd, [3, 4], { mode: "wrap" })), [2 * 4 + 1, 0]);
+    assert.deepEqual(values(ga.ravelMultiIndex(odd, [3, 4], { mode: "clip" })), [3, 8]);
+    assert.throws(() => ga.ravelMultiIndex(odd, [3, 4]), {
+      name: "RangeError",
+      message: /coordinate along axis 1 is out of range for extent 4/,
+    });
+    assert.throws(() => ga.unravelIndex(ga.asarray([60], "int32"), shape), {
+      name: "RangeError",
+      message: /out of range for shape \[3, 4, 5\] \(0 to 59\)/,
+    });
+    assert.throws(() => ga.unravelIndex(ga.asarray([-1], "int32"), shape), RangeError);
+    assert.throws(() => ga.unravelIndex(ga.asarray([1.5]), shape), TypeError);
+    assert.throws(() => ga.ravelMultiIndex([ga.asarray([0], "int32")], [3, 4]), RangeError);
+  },
+);
