@@ -284,3 +284,47 @@ eachBackend(
     assert.throws(() => ga.ravelMultiIndex([ga.asarray([0], "int32")], [3, 4]), RangeError);
   },
 );
+
+eachBackend(
+  "polyval, vander, polyder, polyint and polyfit match NumPy's values, computed on the host",
+  () => {
+    // Horner on the host: 2x³ - x + 4 at a few points, float64.
+    const p = [2, 0, -1, 4], xs = [-1.5, 0, 0.5, 2];
+    const at = (c: number[], x: number) => c.reduce((y, a) => y * x + a, 0);
+    const y = ga.polyval(ga.asarray(p, "float64"), ga.asarray(xs, "float64"));
+    assert.deepEqual(values(y), xs.map((x) => at(p, x)));
+    assert.deepEqual(ga.polyval(ga.asarray(p, "float64"), ga.asarray(2, "float64")).shape, []);
+    assert.deepEqual(values(ga.polyval(ga.asarray([], "float64"), ga.asarray([1, 2], "float64"))), [0, 0]);
+    const v = ga.vander(ga.asarray([1, 2, 3], "int32"), 3);
+    assert.deepEqual([v.shape, values(v)], [[3, 3], [1, 1, 1, 4, 2, 1, 9, 3, 1]]);
+    assert.deepEqual(values(ga.vander(ga.asarray([1, 2], "float64"), 3, { increasing: true })), [
+      1,
+      1,
+      1,
+      1,
+      2,
+      4,
+    ]);
+    assert.deepEqual(values(ga.polyder(ga.asarray([1, 3, 2, 5], "int32"))), [3, 6, 2]);
+    assert.deepEqual(values(ga.polyder(ga.asarray([1, 2, 3], "int32"), 2)), [2]);
+    assert.equal(ga.polyder(ga.asarray([5], "int32")).size, 0);
+    assert.deepEqual(values(ga.polyint(ga.asarray([3, 2, 1], "int32"))), [1, 1, 1, 0]);
+    const twice = values(ga.polyint(ga.asarray([1, 2], "float64"), 2, 3));
+    [1 / 6, 1, 3, 3].forEach((want, i) => assert.ok(Math.abs(twice[i]! - want) < 1e-15, `polyint ${i}`));
+    // polyfit recovers a cubic from exact samples, and fits two columns at once.
+    const cubic = [0.5, -2, 1, 3], px = Array.from({ length: 12 }, (_, i) => i / 3 - 2);
+    const fit = values(
+      ga.polyfit(ga.asarray(px, "float64"), ga.asarray(px.map((x) => at(cubic, x)), "float64"), 3),
+    );
+    cubic.forEach((c, i) => assert.ok(Math.abs(fit[i]! - c) < 1e-9, `polyfit coefficient ${i}: ${fit[i]}`));
+    const cols = ga.polyfit(ga.asarray([0, 1, 2, 3]), ga.asarray([[1, 0], [3, 1], [5, 2], [7, 3]]), 1);
+    assert.deepEqual(cols.shape, [2, 2]);
+    values(cols).forEach((c, i) => assert.ok(Math.abs(c - [2, 1, 1, 0][i]!) < 1e-5, `two fits ${i}: ${c}`));
+    assert.throws(() => ga.polyval(ga.ones([2, 2]), ga.ones(3)), {
+      name: "RangeError",
+      message: /1-D array/,
+    });
+    assert.throws(() => ga.polyfit(ga.ones(3), ga.ones(4), 1), RangeError);
+    assert.throws(() => ga.polyder(ga.ones(3), -1), RangeError);
+  },
+);
