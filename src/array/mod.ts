@@ -69,6 +69,7 @@ export { linspace, type LinspaceOptions, meshgrid, type MeshgridOptions } from "
 export { geomspace, logspace, type LogspaceOptions } from "./routines/spaces.ts";
 export { nanToNum, type NanToNumOptions } from "./routines/finite.ts";
 export { putAlongAxis, takeAlongAxis } from "./routines/along_axis.ts";
+export { copyto, extract, fillDiagonal, flatnonzero, place, putmask } from "./routines/masked.ts";
 export { polyder, polyfit, polyint, polyval, vander } from "./routines/polynomial.ts";
 export {
   broadcastArrays,

@@ -328,3 +328,38 @@ eachBackend(
     assert.throws(() => ga.polyder(ga.ones(3), -1), RangeError);
   },
 );
+
+eachBackend(
+  "flatnonzero, extract, place, putmask, copyto and fillDiagonal write and read as NumPy, against host loops",
+  () => {
+    const m = ga.asarray([[0, 2, 0], [3, 0, 4]], "float32");
+    assert.deepEqual(values(ga.flatnonzero(m)), [1, 3, 5]);
+    assert.deepEqual(values(ga.extract(m.gt(2), m)), [3, 4]);
+    assert.throws(() => ga.extract(ga.ones(5), m), { name: "RangeError", message: /as many elements/ });
+    // place: masked positions in order take the values, repeated.
+    const p = ga.arange(6, "float32");
+    ga.place(p, p.gt(2), ga.asarray([40, 50], "float32"));
+    assert.deepEqual(values(p), [0, 1, 2, 40, 50, 40]);
+    assert.throws(() => ga.place(p, p.gt(0), ga.asarray([], "float32")), RangeError);
+    // putmask: position i takes values[i % size].
+    const q = ga.arange(5, "float32");
+    ga.putmask(q, q.gt(2), ga.asarray([10, 20], "float32"));
+    assert.deepEqual(values(q), [0, 1, 2, 20, 10]);
+    ga.putmask(q, q.lt(1), 7);
+    assert.deepEqual(values(q), [7, 1, 2, 20, 10]);
+    // copyto with a broadcast source and mask.
+    const dst = ga.zeros([2, 3], "float32");
+    ga.copyto(dst, ga.asarray([1, 2, 3], "float32"), { where: ga.asarray([true, false, true]) });
+    assert.deepEqual(values(dst), [1, 0, 3, 1, 0, 3]);
+    ga.copyto(dst, 9);
+    assert.deepEqual(values(dst), [9, 9, 9, 9, 9, 9]);
+    // fillDiagonal: square, tall with and without wrap (NumPy's positions), a cube.
+    const host = (rows: number, cols: number, flat: number[]) =>
+      Array.from({ length: rows * cols }, (_, i) => (flat.includes(i) ? 5 : 0));
+    assert.deepEqual(values(ga.fillDiagonal(ga.zeros([3, 3]), 5)), host(3, 3, [0, 4, 8]));
+    assert.deepEqual(values(ga.fillDiagonal(ga.zeros([5, 3]), 5)), host(5, 3, [0, 4, 8]));
+    assert.deepEqual(values(ga.fillDiagonal(ga.zeros([5, 3]), 5, { wrap: true })), host(5, 3, [0, 4, 8, 12]));
+    assert.deepEqual(values(ga.fillDiagonal(ga.zeros([2, 2, 2]), 5)), host(2, 4, [0, 7]));
+    assert.throws(() => ga.fillDiagonal(ga.zeros([2, 3, 2]), 1), RangeError);
+  },
+);
