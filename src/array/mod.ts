@@ -69,7 +69,7 @@ export { linspace, type LinspaceOptions, meshgrid, type MeshgridOptions } from "
 export { geomspace, logspace, type LogspaceOptions } from "./routines/spaces.ts";
 export { nanToNum, type NanToNumOptions } from "./routines/finite.ts";
 export { putAlongAxis, takeAlongAxis } from "./routines/along_axis.ts";
-export { copyto, extract, fillDiagonal, flatnonzero, place, putmask } from "./routines/masked.ts";
+export { copyto, extract, fillDiagonal, flatnonzero, place, putmask, trimZeros } from "./routines/masked.ts";
 export { polyder, polyfit, polyint, polyval, vander } from "./routines/polynomial.ts";
 export {
   broadcastArrays,
@@ -103,8 +103,19 @@ export { image, type ImageOptions, Picture } from "./routines/picture.ts";
 export { plot, type PlotOptions } from "./routines/plot.ts";
 export { type NpzArrays, savez, savezCompressed } from "./routines/npz.ts";
 export { arraySplit, concatenate, type JoinOptions, split, stack } from "./routines/join.ts";
-export { atleast1d, atleast2d, atleast3d, columnStack, dstack, hstack, vstack } from "./routines/stacking.ts";
-export { pad, type PadOptions, type PadSpec, repeat, tile } from "./routines/repeat.ts";
+export {
+  atleast1d,
+  atleast2d,
+  atleast3d,
+  columnStack,
+  dsplit,
+  dstack,
+  hsplit,
+  hstack,
+  vsplit,
+  vstack,
+} from "./routines/stacking.ts";
+export { pad, type PadOptions, type PadSpec, repeat, resize, tile } from "./routines/repeat.ts";
 export { NpyError } from "../kernel/npy.ts";
 export { clip, type Operand, type OpOptions, where } from "./ops/ufunc.ts";
 export { imag, real } from "./ops/complex_parts.ts";
@@ -202,6 +213,7 @@ export {
 export {
   arrayEqual,
   type ArrayEqualOptions,
+  arrayEquiv,
   intersect1d,
   type Intersect1dOptions,
   isin,

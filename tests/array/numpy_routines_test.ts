@@ -363,3 +363,35 @@ eachBackend(
     assert.throws(() => ga.fillDiagonal(ga.zeros([2, 3, 2]), 1), RangeError);
   },
 );
+
+eachBackend(
+  "hsplit, vsplit, dsplit, resize, trimZeros and arrayEquiv follow NumPy, against host values",
+  () => {
+    const x = ga.arange(24, "float32").reshape([2, 3, 4]);
+    const [left, right] = ga.hsplit(x, [1]);
+    assert.deepEqual([left!.shape, right!.shape], [[2, 1, 4], [2, 2, 4]]);
+    assert.deepEqual(ga.hsplit(ga.arange(6, "float32"), 3).map((p) => values(p)), [[0, 1], [2, 3], [4, 5]]);
+    assert.deepEqual(ga.vsplit(x, 2).map((p) => p.shape), [[1, 3, 4], [1, 3, 4]]);
+    const planes = ga.dsplit(x, 2);
+    assert.deepEqual([planes[1]!.shape, values(planes[1]!).slice(0, 2)], [[2, 3, 2], [2, 3]]);
+    assert.throws(() => ga.vsplit(ga.arange(4, "float32"), 2), { name: "RangeError", message: /at least 2/ });
+    assert.throws(() => ga.dsplit(ga.zeros([2, 2]), 2), RangeError);
+    // resize: the flattened input cyclically, zeros from nothing.
+    const r = ga.resize(ga.asarray([1, 2, 3], "float32"), [2, 4]);
+    assert.deepEqual([r.shape, values(r)], [[2, 4], [1, 2, 3, 1, 2, 3, 1, 2]]);
+    assert.deepEqual(values(ga.resize(ga.asarray([[1, 2], [3, 4]], "int32"), 3)), [1, 2, 3]);
+    assert.deepEqual(values(ga.resize(ga.zeros([0]), [2])), [0, 0]);
+    assert.throws(() => ga.resize(x, [-1]), TypeError);
+    // trimZeros, both ends and one.
+    const z = ga.asarray([0, 0, 1, 0, 2, 0], "float32");
+    assert.deepEqual(values(ga.trimZeros(z)), [1, 0, 2]);
+    assert.deepEqual(values(ga.trimZeros(z, "f")), [1, 0, 2, 0]);
+    assert.deepEqual(values(ga.trimZeros(z, "b")), [0, 0, 1, 0, 2]);
+    assert.equal(ga.trimZeros(ga.zeros([3])).size, 0);
+    assert.throws(() => ga.trimZeros(ga.zeros([2, 2])), RangeError);
+    // arrayEquiv: broadcasting shapes with equal elements.
+    assert.equal(ga.arrayEquiv(ga.asarray([1, 2]), ga.asarray([[1, 2], [1, 2]])), true);
+    assert.equal(ga.arrayEquiv(ga.asarray([1, 2]), ga.asarray([[1, 2], [1, 3]])), false);
+    assert.equal(ga.arrayEquiv(ga.asarray([1, 2]), ga.asarray([1, 2, 3])), false);
+  },
+);

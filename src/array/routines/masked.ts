@@ -1,6 +1,6 @@
 /**
  * NumPy's writes and reads through masks and flat positions: `flatnonzero`, `extract`, `place`,
- * `putmask`, `copyto` (with `where`) and `fillDiagonal`. Each is a composite of `nonzero`, `take`,
+ * `putmask`, `copyto` (with `where`), `fillDiagonal` and `trimZeros`. Each is a composite of `nonzero`, `take`,
  * `put`, `where` and `assign`.
  *
  * @module
@@ -11,7 +11,8 @@ import { arrayArg, GPUArray } from "../core/gpuarray.ts";
 import { showShape } from "../core/layout.ts";
 import { assign, linearFill } from "../ops/assign.ts";
 import { where } from "../ops/ufunc.ts";
-import { broadcastTo, ravel, reshape } from "../ops/views.ts";
+import { broadcastTo, ravel, reshape, slice } from "../ops/views.ts";
+import { max, min } from "../api/reductions.ts";
 import { put, take } from "../ops/indexing.ts";
 import { remainder } from "../api/elementwise.ts";
 import { nonzero } from "./compact.ts";
@@ -177,4 +178,32 @@ export function fillDiagonal<A extends GPUArray>(
   if (count === 0) return a;
   using positions = linearFill(new GPUArray(a.backend, [count], "int64"), 0, step);
   return put(a, positions, value);
+}
+
+/**
+ * The 1-D `a` without its leading and trailing zeros (NumPy's `trim_zeros`; `trim` "f" the leading
+ * only, "b" the trailing only), a view; where every element is zero, an empty view.
+ *
+ * @throws {RangeError} for an array that is not 1-D.
+ * @throws {TypeError} for a `trim` other than "fb", "f" or "b".
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * console.log(ga.trimZeros(ga.asarray([0, 0, 1, 2, 0])).get()); // Float32Array [1, 2]
+ * ```
+ */
+export function trimZeros<D extends DType>(a: GPUArray<D>, trim: "fb" | "f" | "b" = "fb"): GPUArray<D> {
+  arrayArg(a, "trimZeros");
+  if (a.ndim !== 1) {
+    throw new RangeError(`Cannot trimZeros an array of shape ${showShape(a.shape)}: give a 1-D array`);
+  }
+  if (trim !== "fb" && trim !== "f" && trim !== "b") {
+    throw new TypeError(`Cannot trimZeros with trim ${String(trim)}: give "fb", "f" or "b"`);
+  }
+  a.backend.checkHostRead("trimZeros()", "where the first and last non-zero elements are");
+  using positions = flatnonzero(a);
+  if (positions.size === 0) return slice(a, [0, 0]);
+  const first = trim.includes("f") ? Number(min(positions)) : 0;
+  const last = trim.includes("b") ? Number(max(positions)) + 1 : a.size;
+  return slice(a, [first, last]);
 }

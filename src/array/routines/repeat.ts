@@ -1,8 +1,9 @@
 /**
- * Repeating and padding: `repeat`, `tile`, `pad`. `tile` and an even `repeat` are one copy of a view of
+ * Repeating and padding: `repeat`, `tile`, `resize`, `pad`. `tile` and an even `repeat` are one copy of a view of
  * the input with zero strides into a view of the output that splits each axis in two; a `repeat` by a
  * list of counts gathers along its axis through an index of the output's extent there; `pad` copies the
- * input into the middle of the output and fills the margins, axis by axis, as NumPy does.
+ * input into the middle of the output and fills the margins, axis by axis, as NumPy does; `resize`
+ * takes the flattened input cyclically.
  *
  * @module
  */
@@ -13,9 +14,11 @@ import { describe } from "../core/describe.ts";
 import { normalizeAxis, showShape } from "../core/layout.ts";
 import { AXIS, type AxisOptions, optionsOf } from "../core/axis_args.ts";
 import { copyInto, runLoop } from "../exec/loop.ts";
-import { ravel, slice } from "../ops/views.ts";
+import { ravel, reshape, slice } from "../ops/views.ts";
+import { take } from "../ops/indexing.ts";
+import { remainder } from "../api/elementwise.ts";
 import { record } from "../grad/tape.ts";
-import { elementValue, fill } from "../ops/assign.ts";
+import { elementValue, fill, linearFill } from "../ops/assign.ts";
 import { indexType } from "../../codegen/c.ts";
 import { scalarValue } from "../ops/ufunc.ts";
 import { checkOptions } from "../../kernel/options.ts";
@@ -273,4 +276,30 @@ export function pad<D extends DType>(
     (g) => [slice(g, ...widths.map(([before], k) => [before, before + a.shape[k]!] as const))],
   );
   return out;
+}
+
+/**
+ * A new array of shape `shape` filled with `a`'s elements in C order, repeated from the start as
+ * often as needed (NumPy's `resize`, the function: zeros where `a` is empty).
+ *
+ * @throws {TypeError} for a shape that is not a list of non-negative integers.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const r = ga.resize(ga.asarray([1, 2, 3]), [2, 4]); // [[1, 2, 3, 1], [2, 3, 1, 2]]
+ * ```
+ */
+export function resize<D extends DType>(a: GPUArray<D>, shape: number | readonly number[]): GPUArray<D> {
+  check(a, "resize");
+  const dims = typeof shape === "number" ? [shape] : shape;
+  if (!Array.isArray(dims) || dims.some((d) => !Number.isSafeInteger(d) || d < 0)) {
+    throw new TypeError(`Cannot resize to ${describe(shape)}: give a list of non-negative integers`);
+  }
+  const size = dims.reduce((p, d) => p * d, 1);
+  if (a.size === 0) return fill(new GPUArray(a.backend, dims, a.dtype), 0);
+  using positions = linearFill(new GPUArray(a.backend, [size], "int64"), 0, 1);
+  using cyclic = remainder(positions, a.size);
+  using flat = ravel(a);
+  using taken = take(flat, cyclic);
+  return reshape(taken, dims);
 }

@@ -1,7 +1,7 @@
 /**
  * Set routines over sorted arrays, NumPy style: `isin` (a sort of the test elements and a binary
  * search per element), `intersect1d`, `union1d`, `setdiff1d`, `setxor1d` (NumPy's own steps: unique,
- * concatenate, sort, compare neighbours, select), and `arrayEqual`. Equality is NumPy's: -0.0 equals
+ * concatenate, sort, compare neighbours, select), `arrayEqual` and `arrayEquiv`. Equality is NumPy's: -0.0 equals
  * +0.0, NaN equals nothing (so `isin` never finds a NaN and `intersect1d` never keeps one).
  *
  * @module
@@ -58,6 +58,29 @@ export function arrayEqual(a1: GPUArray, a2: GPUArray, options?: ArrayEqualOptio
   using both = logicalAnd(n1, n2);
   using ok = logicalOr(same, both);
   return all(ok) as boolean;
+}
+
+/**
+ * Whether `a1` and `a2` have shapes that broadcast together and equal elements wherever they meet
+ * (NumPy's `array_equiv`), read back to the host.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * console.log(ga.arrayEquiv(ga.asarray([1, 2]), ga.asarray([[1, 2], [1, 2]]))); // true
+ * ```
+ */
+export function arrayEquiv(a1: GPUArray, a2: GPUArray): boolean {
+  checkReal(a1, "compare");
+  checkReal(a2, "compare with");
+  // Aligned from the end, each pair of extents equal or one of them 1.
+  const n = Math.min(a1.ndim, a2.ndim);
+  for (let k = 1; k <= n; k++) {
+    const d1 = a1.shape[a1.ndim - k]!, d2 = a2.shape[a2.ndim - k]!;
+    if (d1 !== d2 && d1 !== 1 && d2 !== 1) return false;
+  }
+  using same = eq(a1, a2);
+  return all(same) as boolean;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * NumPy's shape-normalizing joins, made of views and `concatenate`: `atleast1d`, `atleast2d`,
- * `atleast3d` and `hstack`, `vstack`, `dstack`, `columnStack`. Gradients flow through them as through
- * the views and the join.
+ * `atleast3d` and `hstack`, `vstack`, `dstack`, `columnStack`; and the splits that undo them,
+ * `hsplit`, `vsplit`, `dsplit` (views, through `split`). Gradients flow through them as through the
+ * views and the join.
  *
  * @module
  */
@@ -9,7 +10,8 @@
 import type { DType } from "../../kernel/dtype.ts";
 import { arrayArg, type GPUArray } from "../core/gpuarray.ts";
 import { reshape } from "../ops/views.ts";
-import { checkList, concatenate } from "./join.ts";
+import { checkList, concatenate, split } from "./join.ts";
+import { showShape } from "../core/layout.ts";
 
 /** `a` itself where it has `rank` dimensions or more, else a view of it with axes of 1 where NumPy puts them. */
 function atLeast<D extends DType>(a: GPUArray<D>, rank: 1 | 2 | 3, what: string): GPUArray<D> {
@@ -132,4 +134,68 @@ export function dstack(arrays: readonly GPUArray[]): GPUArray {
 export function columnStack(arrays: readonly GPUArray[]): GPUArray {
   const list = checkList(arrays, "columnStack");
   return joined(list.map((a) => (a.ndim < 2 ? reshape(a, [a.size, 1]) : a)), list, 1);
+}
+
+/** `split` along `axis` of an array of at least `rank` dimensions, as `what`. */
+function splitAlong<D extends DType>(
+  a: GPUArray<D>,
+  sections: number | readonly number[],
+  axis: number,
+  rank: number,
+  what: string,
+): GPUArray<D>[] {
+  arrayArg(a, what);
+  if (a.ndim < rank) {
+    throw new RangeError(
+      `Cannot ${what} an array of shape ${showShape(a.shape)}: it needs at least ${rank} dimension${
+        rank === 1 ? "" : "s"
+      }`,
+    );
+  }
+  return split(a, sections, axis);
+}
+
+/**
+ * `a` cut along its columns (NumPy's `hsplit`: axis 1, or 0 for a 1-D array) into `sections` equal
+ * views, or at the listed indices.
+ *
+ * @throws {RangeError} for a 0-d array, or sections that do not divide the axis.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const [left, right] = ga.hsplit(ga.zeros([2, 4]), 2); // two [2, 2] views
+ * ```
+ */
+export function hsplit<D extends DType>(a: GPUArray<D>, sections: number | readonly number[]): GPUArray<D>[] {
+  return splitAlong(a, sections, a.ndim === 1 ? 0 : 1, 1, "hsplit");
+}
+
+/**
+ * `a` cut along its rows (NumPy's `vsplit`: axis 0, of an array of 2 dimensions or more) into
+ * `sections` equal views, or at the listed indices.
+ *
+ * @throws {RangeError} for fewer than 2 dimensions, or sections that do not divide the axis.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const [top, rest] = ga.vsplit(ga.zeros([4, 3]), [1]); // [1, 3] and [3, 3]
+ * ```
+ */
+export function vsplit<D extends DType>(a: GPUArray<D>, sections: number | readonly number[]): GPUArray<D>[] {
+  return splitAlong(a, sections, 0, 2, "vsplit");
+}
+
+/**
+ * `a` cut along its depth (NumPy's `dsplit`: axis 2, of an array of 3 dimensions or more) into
+ * `sections` equal views, or at the listed indices.
+ *
+ * @throws {RangeError} for fewer than 3 dimensions, or sections that do not divide the axis.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const planes = ga.dsplit(ga.zeros([2, 2, 3]), 3); // three [2, 2, 1] views
+ * ```
+ */
+export function dsplit<D extends DType>(a: GPUArray<D>, sections: number | readonly number[]): GPUArray<D>[] {
+  return splitAlong(a, sections, 2, 3, "dsplit");
 }
