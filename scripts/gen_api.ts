@@ -205,19 +205,24 @@ export function reductionsSource(): string {
     'export type { ArgOptions, MeanType, Reduced, ReduceOptions, SumType, VarOptions } from "../ops/reduction_types.ts";',
     "",
   ];
-  for (const [name, r] of Object.entries(REDUCTION_API) as [string, ReductionApi][]) {
+  const entries = Object.entries(REDUCTION_API) as [string, ReductionApi][];
+  for (
+    const [name, r, op] of entries.flatMap(([op, r]) =>
+      [op, ...(r.aliases ?? [])].map((n) => [n, r, op] as const)
+    )
+  ) {
     const f = name === "var" ? "variance" : name, d = generic(r), array = d ? "GPUArray<D>" : "GPUArray";
     const after = r.options === "VarOptions" ? "VarOptions" : "ReduceOptions";
     const axisExample = after === "VarOptions" ? "{ ddof: 1 }" : "{ keepdims: true }";
     out.push(
       "/**",
-      ...wrapped(r.doc, " * "),
+      ...wrapped(name === op ? r.doc : `NumPy's name for {@link ${op}}: ${r.doc}`, " * "),
       " *",
       ...(r.throws ?? []).map((t) => ` * @throws ${t}`),
       " * @example",
       " * ```ts",
       ' * import * as ga from "@cudeno/cudeno/array";',
-      ...r.example.split("\n").map((l) => ` * ${l}`),
+      ...r.example.split("\n").map((l) => ` * ${l.replaceAll(`ga.${op}(`, `ga.${name}(`)}`),
       " * ```",
       " */",
       `${name === "var" ? "" : "export "}function ${f}<${d ? "D extends DType, " : ""}O extends ${
@@ -233,7 +238,7 @@ export function reductionsSource(): string {
       `  options?: AfterAxis<${after}>,`,
       `): GPUArray<${r.dtype}>;`,
       `${name === "var" ? "" : "export "}function ${f}(a: GPUArray, ...args: unknown[]): unknown {`,
-      `  return reduce("${name}", a, args);`,
+      `  return reduce("${op}", a, args${name === op ? "" : `, "${name}"`});`,
       "}",
       ...(name === "var" ? ["export { variance as var };"] : []),
       "",

@@ -395,3 +395,16 @@ eachBackend(
     assert.equal(ga.arrayEquiv(ga.asarray([1, 2]), ga.asarray([1, 2, 3])), false);
   },
 );
+
+eachBackend("amax and amin are NumPy's names for max and min, and their errors say amax and amin", () => {
+  const x = ga.asarray([[3, 1], [0, 5]], "float32");
+  assert.equal(ga.amax(x), 5);
+  assert.deepEqual(values(ga.amin(x, 1)), [1, 0]);
+  assert.deepEqual(values(ga.amax(x, { axis: 0, keepdims: true })), [3, 5]);
+  assert.throws(() => ga.amax(ga.zeros([0])), {
+    name: "RangeError",
+    message: /Cannot take the amax of an empty array/,
+  });
+  assert.throws(() => ga.amin(x, 2), { name: "RangeError", message: /axis 2 is out of range/ });
+  assert.throws(() => ga.amin(x, "0" as never), { name: "TypeError", message: /amin/ });
+});

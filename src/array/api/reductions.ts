@@ -128,6 +128,30 @@ export function min(a: GPUArray, ...args: unknown[]): unknown {
 }
 
 /**
+ * NumPy's name for {@link min}: The smallest element; a NaN wins.
+ *
+ * @throws {RangeError} when a reduced axis is empty.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * console.log(ga.amin(ga.asarray([3, 1, 2]))); // 1
+ * ```
+ */
+export function amin<D extends DType, O extends ReduceOptions = Record<never, never>>(
+  a: GPUArray<D>,
+  options?: O,
+): Reduced<O, HostValue<D>, D>;
+/** `amin` along an axis given by position (`amin(a, 0)`, `amin(a, 1, { keepdims: true })`): an array. */
+export function amin<D extends DType>(
+  a: GPUArray<D>,
+  axis: AxisArg,
+  options?: AfterAxis<ReduceOptions>,
+): GPUArray<D>;
+export function amin(a: GPUArray, ...args: unknown[]): unknown {
+  return reduce("min", a, args, "amin");
+}
+
+/**
  * The largest element; a NaN wins.
  *
  * @throws {RangeError} when a reduced axis is empty.
@@ -149,6 +173,30 @@ export function max<D extends DType>(
 ): GPUArray<D>;
 export function max(a: GPUArray, ...args: unknown[]): unknown {
   return reduce("max", a, args);
+}
+
+/**
+ * NumPy's name for {@link max}: The largest element; a NaN wins.
+ *
+ * @throws {RangeError} when a reduced axis is empty.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const rowMax = ga.amax(ga.asarray([[1, 5], [7, 2]]), { axis: 1 }); // [5, 7]
+ * ```
+ */
+export function amax<D extends DType, O extends ReduceOptions = Record<never, never>>(
+  a: GPUArray<D>,
+  options?: O,
+): Reduced<O, HostValue<D>, D>;
+/** `amax` along an axis given by position (`amax(a, 0)`, `amax(a, 1, { keepdims: true })`): an array. */
+export function amax<D extends DType>(
+  a: GPUArray<D>,
+  axis: AxisArg,
+  options?: AfterAxis<ReduceOptions>,
+): GPUArray<D>;
+export function amax(a: GPUArray, ...args: unknown[]): unknown {
+  return reduce("max", a, args, "amax");
 }
 
 /**

@@ -25,6 +25,8 @@ export interface ReductionApi {
   readonly dtype: string;
   /** The options, `ReduceOptions` where left out (`ArgOptions`: one axis, by position a number). */
   readonly options?: "VarOptions" | "ArgOptions";
+  /** NumPy's other names for it, module functions only (`amax` for `max`). */
+  readonly aliases?: readonly string[];
 }
 
 /** Each reduction's place in the API. */
@@ -59,6 +61,7 @@ export const REDUCTION_API: Readonly<Record<ReduceOp, ReductionApi>> = {
     throws: ["{RangeError} when a reduced axis is empty."],
     value: "HostValue<D>",
     dtype: "D",
+    aliases: ["amin"],
   },
   max: {
     doc: "The largest element; a NaN wins.",
@@ -67,6 +70,7 @@ export const REDUCTION_API: Readonly<Record<ReduceOp, ReductionApi>> = {
     throws: ["{RangeError} when a reduced axis is empty."],
     value: "HostValue<D>",
     dtype: "D",
+    aliases: ["amax"],
   },
   ptp: {
     doc: 'The range, `max - min` ("peak to peak"), in the input\'s dtype.',

@@ -350,16 +350,17 @@ export function checkElements(
   shape: readonly number[],
   axes: readonly number[],
   everyAxis: boolean,
+  name: string = op,
 ): void {
   if (!REDUCTIONS[op].needsElements) return;
   const empty = axes.find((axis) => shape[axis] === 0);
   if (empty === undefined && !(everyAxis && shape.includes(0))) return;
   throw new RangeError(
     everyAxis
-      ? `Cannot take the ${op} of an empty array of shape ${showShape(shape)}: it has no elements`
-      : `Cannot take the ${op} along axis ${empty} of an array of shape ${
+      ? `Cannot take the ${name} of an empty array of shape ${showShape(shape)}: it has no elements`
+      : `Cannot take the ${name} along axis ${empty} of an array of shape ${
         showShape(shape)
-      }: the axis is empty and ${op} has no identity`,
+      }: the axis is empty and ${name} has no identity`,
   );
 }
 

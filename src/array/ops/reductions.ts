@@ -23,13 +23,13 @@ import { spreadOfParts } from "./complex_parts.ts";
 const REDUCE_OPTIONS = ["axis", "keepdims", "out"], VAR_OPTIONS = [...REDUCE_OPTIONS, "ddof"];
 
 /** The options of a reduction's call: its axis given by position or in the options, and the rest. */
-function optionsFor(op: ReduceOp, args: readonly unknown[]): VarOptions {
+function optionsFor(op: ReduceOp, args: readonly unknown[], name: string): VarOptions {
   const arg = op === "argmin" || op === "argmax";
   const known = op === "var" || op === "std" ? VAR_OPTIONS : REDUCE_OPTIONS;
-  const options = optionsOf<VarOptions>(op, args, [arg ? AXIS : AXES], known, "{ axis: 0 }");
+  const options = optionsOf<VarOptions>(name, args, [arg ? AXIS : AXES], known, "{ axis: 0 }");
   if (arg && typeof options.axis !== "number" && options.axis !== undefined) {
     throw new TypeError(
-      `Cannot ${op} along axes [${
+      `Cannot ${name} along axes [${
         String(options.axis)
       }]: give one axis (a number), or none for the flat index`,
     );
@@ -39,15 +39,16 @@ function optionsFor(op: ReduceOp, args: readonly unknown[]): VarOptions {
 
 /**
  * Reduction `op` of `a` with the rest of its call's arguments (`sum(a, 0, { keepdims: true })` is
- * `reduce("sum", a, [0, { keepdims: true }])`).
+ * `reduce("sum", a, [0, { keepdims: true }])`); `name` is what the user called (`amax` for `max`),
+ * which errors name.
  */
-export function reduce(op: ReduceOp, a: unknown, args: readonly unknown[]): unknown {
-  if (needsTag([a])) return asEager(() => reduce(op, a, args));
+export function reduce(op: ReduceOp, a: unknown, args: readonly unknown[], name: string = op): unknown {
+  if (needsTag([a])) return asEager(() => reduce(op, a, args, name));
   if (!(a instanceof GPUArray) && !(a instanceof Traced)) {
-    throw new TypeError(`Cannot ${op} ${kindOf(a)}: pass a GPUArray`);
+    throw new TypeError(`Cannot ${name} ${kindOf(a)}: pass a GPUArray`);
   }
-  const options = optionsFor(op, args);
-  const values = op === "var" || op === "std" ? [ddofOf(op, options)] : [];
+  const options = optionsFor(op, args, name);
+  const values = op === "var" || op === "std" ? [ddofOf(name, options)] : [];
   const def = REDUCTIONS[op];
   const complex = a.dtype === "complex64" || a.dtype === "complex128";
   if (complex && (op === "var" || op === "std") && a instanceof GPUArray) {
@@ -55,27 +56,27 @@ export function reduce(op: ReduceOp, a: unknown, args: readonly unknown[]): unkn
   }
   if (complex && op !== "sum" && op !== "prod" && op !== "mean") {
     throw new TypeError(
-      `Cannot ${op} a ${a.dtype} array: ${op} is not defined for complex numbers; reduce ga.real(a), ga.imag(a) or ga.abs(a)`,
+      `Cannot ${name} a ${a.dtype} array: ${name} is not defined for complex numbers; reduce ga.real(a), ga.imag(a) or ga.abs(a)`,
     );
   }
   const out = def.out(a.dtype);
-  if (!isDType(out)) throw new TypeError(`Cannot ${op} a ${a.dtype} array: ${out}`);
+  if (!isDType(out)) throw new TypeError(`Cannot ${name} a ${a.dtype} array: ${out}`);
   if (a instanceof Traced) return recordReduce(op, a, out, options, values);
-  const axes = normalizeAxes(options.axis, a.ndim, op);
-  checkElements(op, a.shape, axes, options.axis === undefined);
+  const axes = normalizeAxes(options.axis, a.ndim, name);
+  checkElements(op, a.shape, axes, options.axis === undefined, name);
   const red = builtinReduction(op, a, out, values);
   const tracked = isTracked(a);
   if (options.axis === undefined && options.keepdims !== true && options.out === undefined && !tracked) {
     if (complex) {
       // A complex total comes back as [re, im].
-      using total = reduceArray(red, a.shape, axes, false, undefined, op);
+      using total = reduceArray(red, a.shape, axes, false, undefined, name);
       return total.item();
     }
-    const value = reduceToHost(red, a.shape, op);
+    const value = reduceToHost(red, a.shape, name);
     return def.host === "number" ? Number(value) : def.host === "boolean" ? value !== 0 : value;
   }
-  if (options.out !== undefined) refuseTrackedWrite(`${op} into out`, options.out, [a]);
-  const y = reduceArray(red, a.shape, axes, options.keepdims === true, options.out, op);
+  if (options.out !== undefined) refuseTrackedWrite(`${name} into out`, options.out, [a]);
+  const y = reduceArray(red, a.shape, axes, options.keepdims === true, options.out, name);
   const rule = def.vjp;
   recordReduction(
     op,
