@@ -67,7 +67,16 @@ export {
 export { diag, diagflat, eye, type EyeOptions, identity, tri, tril, triu } from "./routines/matrices.ts";
 export { linspace, type LinspaceOptions, meshgrid, type MeshgridOptions } from "./routines/grids.ts";
 export { geomspace, logspace, type LogspaceOptions } from "./routines/spaces.ts";
-export { nanToNum, type NanToNumOptions } from "./routines/finite.ts";
+export {
+  iscomplex,
+  iscomplexobj,
+  isneginf,
+  isposinf,
+  isreal,
+  isrealobj,
+  nanToNum,
+  type NanToNumOptions,
+} from "./routines/finite.ts";
 export { putAlongAxis, takeAlongAxis } from "./routines/along_axis.ts";
 export { copyto, extract, fillDiagonal, flatnonzero, place, putmask, trimZeros } from "./routines/masked.ts";
 export { polyder, polyfit, polyint, polyval, vander } from "./routines/polynomial.ts";

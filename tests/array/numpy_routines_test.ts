@@ -408,3 +408,24 @@ eachBackend("amax and amin are NumPy's names for max and min, and their errors s
   assert.throws(() => ga.amin(x, 2), { name: "RangeError", message: /axis 2 is out of range/ });
   assert.throws(() => ga.amin(x, "0" as never), { name: "TypeError", message: /amin/ });
 });
+
+eachBackend(
+  "isposinf, isneginf, iscomplex, isreal, iscomplexobj, isrealobj, fix and around follow NumPy",
+  () => {
+    const x = ga.asarray([Infinity, -Infinity, 1, Number.NaN, -0.5], "float64");
+    assert.deepEqual(values(ga.isposinf(x)), [1, 0, 0, 0, 0]);
+    assert.deepEqual(values(ga.isneginf(x)), [0, 1, 0, 0, 0]);
+    const z = ga.complex(ga.asarray([1, 2, 0]), ga.asarray([0, 3, -1]));
+    assert.deepEqual(values(ga.iscomplex(z)), [0, 1, 1]);
+    assert.deepEqual(values(ga.isreal(z)), [1, 0, 0]);
+    assert.deepEqual([values(ga.iscomplex(x)), values(ga.isreal(x))], [[0, 0, 0, 0, 0], [1, 1, 1, 1, 1]]);
+    assert.deepEqual([ga.iscomplexobj(z), ga.isrealobj(z), ga.iscomplexobj(x), ga.isrealobj(x)], [
+      true,
+      false,
+      false,
+      true,
+    ]);
+    assert.deepEqual(values(ga.fix(ga.asarray([-1.5, 2.7, -0.2], "float64"))), [-1, 2, -0]);
+    assert.deepEqual(values(ga.around(ga.asarray([0.5, 1.5, 2.5, -0.5], "float64"))), [0, 2, 2, -0]);
+  },
+);

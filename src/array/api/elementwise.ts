@@ -837,7 +837,7 @@ export function ceil<D extends DType>(a: GPUArray<D>, options?: OpOptions): GPUA
 }
 
 /**
- * Rounded toward zero, elementwise (integers unchanged).
+ * Rounded toward zero, elementwise (integers unchanged; NumPy's `trunc` and `fix`).
  *
  * @example
  * ```ts
@@ -850,7 +850,20 @@ export function trunc<D extends DType>(a: GPUArray<D>, options?: OpOptions): GPU
 }
 
 /**
- * Rounded to the nearest integer, halves to even (NumPy's `round` and `rint`).
+ * NumPy's name for {@link trunc}: Rounded toward zero, elementwise (integers unchanged; NumPy's `trunc` and `fix`).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const r = ga.fix(ga.asarray([-1.5, 1.5]));
+ * ```
+ */
+export function fix<D extends DType>(a: GPUArray<D>, options?: OpOptions): GPUArray<RuleResult<"same", D>> {
+  return callOp(UNARY.trunc, [a], options, "fix") as GPUArray<RuleResult<"same", D>>;
+}
+
+/**
+ * Rounded to the nearest integer, halves to even (NumPy's `round`, `around` and `rint`).
  *
  * @example
  * ```ts
@@ -863,7 +876,7 @@ export function round<D extends DType>(a: GPUArray<D>, options?: OpOptions): GPU
 }
 
 /**
- * NumPy's name for {@link round}: Rounded to the nearest integer, halves to even (NumPy's `round` and `rint`).
+ * NumPy's name for {@link round}: Rounded to the nearest integer, halves to even (NumPy's `round`, `around` and `rint`).
  *
  * @example
  * ```ts
@@ -873,6 +886,22 @@ export function round<D extends DType>(a: GPUArray<D>, options?: OpOptions): GPU
  */
 export function rint<D extends DType>(a: GPUArray<D>, options?: OpOptions): GPUArray<RuleResult<"same", D>> {
   return callOp(UNARY.round, [a], options, "rint") as GPUArray<RuleResult<"same", D>>;
+}
+
+/**
+ * NumPy's name for {@link round}: Rounded to the nearest integer, halves to even (NumPy's `round`, `around` and `rint`).
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const r = ga.around(ga.asarray([0.5, 1.5, 2.5])) // [0, 2, 2];
+ * ```
+ */
+export function around<D extends DType>(
+  a: GPUArray<D>,
+  options?: OpOptions,
+): GPUArray<RuleResult<"same", D>> {
+  return callOp(UNARY.round, [a], options, "around") as GPUArray<RuleResult<"same", D>>;
 }
 
 /**

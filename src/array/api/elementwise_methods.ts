@@ -120,12 +120,16 @@ export interface ElementwiseMethods<D extends DType> {
   floor(options?: OpOptions): GPUArray<RuleResult<"same", D>>;
   /** {@link ceil}: Rounded up, elementwise (integers unchanged). */
   ceil(options?: OpOptions): GPUArray<RuleResult<"same", D>>;
-  /** {@link trunc}: Rounded toward zero, elementwise (integers unchanged). */
+  /** {@link trunc}: Rounded toward zero, elementwise (integers unchanged; NumPy's `trunc` and `fix`). */
   trunc(options?: OpOptions): GPUArray<RuleResult<"same", D>>;
-  /** {@link round}: Rounded to the nearest integer, halves to even (NumPy's `round` and `rint`). */
+  /** {@link fix}: NumPy's name for {@link trunc}. */
+  fix(options?: OpOptions): GPUArray<RuleResult<"same", D>>;
+  /** {@link round}: Rounded to the nearest integer, halves to even (NumPy's `round`, `around` and `rint`). */
   round(options?: OpOptions): GPUArray<RuleResult<"same", D>>;
   /** {@link rint}: NumPy's name for {@link round}. */
   rint(options?: OpOptions): GPUArray<RuleResult<"same", D>>;
+  /** {@link around}: NumPy's name for {@link round}. */
+  around(options?: OpOptions): GPUArray<RuleResult<"same", D>>;
   /** {@link sign}: -1, 0 or 1 by the sign of each element (NaN stays NaN). */
   sign(options?: OpOptions): GPUArray<RuleResult<"same", D>>;
   /** {@link isnan}: Whether each element is NaN. */

@@ -345,17 +345,18 @@ export const UNARY: Readonly<Record<UnaryOp, ElementwiseOp>> = defineOps(1, {
   },
   trunc: {
     vjp: "zero",
+    aliases: ["fix"],
     rule: keepsDtype,
     expr: rounding("trunc"),
-    doc: "Rounded toward zero, elementwise (integers unchanged).",
+    doc: "Rounded toward zero, elementwise (integers unchanged; NumPy's `trunc` and `fix`).",
     example: "ga.trunc(ga.asarray([-1.5, 1.5]))",
   },
   round: {
     vjp: "zero",
-    aliases: ["rint"],
+    aliases: ["rint", "around"],
     rule: keepsDtype,
     expr: rounding("rint"),
-    doc: "Rounded to the nearest integer, halves to even (NumPy's `round` and `rint`).",
+    doc: "Rounded to the nearest integer, halves to even (NumPy's `round`, `around` and `rint`).",
     example: "ga.round(ga.asarray([0.5, 1.5, 2.5])) // [0, 2, 2]",
   },
   sign: {
