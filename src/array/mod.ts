@@ -83,6 +83,9 @@ export { polyder, polyfit, polyint, polyval, vander } from "./routines/polynomia
 export {
   broadcastArrays,
   broadcastShapes,
+  type CumulativeOptions,
+  cumulativeProd,
+  cumulativeSum,
   matrixTranspose,
   matvec,
   permuteDims,

@@ -429,3 +429,23 @@ eachBackend(
     assert.deepEqual(values(ga.around(ga.asarray([0.5, 1.5, 2.5, -0.5], "float64"))), [0, 2, 2, -0]);
   },
 );
+
+eachBackend(
+  "cumulativeSum and cumulativeProd follow NumPy 2: the axis required past 1-D, includeInitial",
+  () => {
+    assert.deepEqual(values(ga.cumulativeSum(ga.asarray([1, 2, 3], "float32"))), [1, 3, 6]);
+    assert.deepEqual(values(ga.cumulativeSum(ga.asarray([1, 2, 3], "float32"), { includeInitial: true })), [
+      0,
+      1,
+      3,
+      6,
+    ]);
+    const m = ga.asarray([[1, 2], [3, 4]], "int32");
+    const p = ga.cumulativeProd(m, 1, { includeInitial: true });
+    assert.deepEqual([p.shape, values(p)], [[2, 3], [1, 1, 2, 1, 3, 12]]);
+    const s = ga.cumulativeSum(m, { axis: 0, dtype: "float64" });
+    assert.deepEqual([s.dtype, values(s)], ["float64", [1, 2, 4, 6]]);
+    assert.throws(() => ga.cumulativeSum(m), { name: "TypeError", message: /without an axis/ });
+    assert.throws(() => ga.cumulativeSum(ga.asarray(3)), RangeError);
+  },
+);

@@ -1,17 +1,20 @@
 /**
  * The names NumPy 2 took from the Python array API standard, over the operations that were here
  * already: `permuteDims`, `matrixTranspose`, `vecdot`, `matvec`, `vecmat`, `broadcastArrays`,
- * `broadcastShapes`. Each is a composite (views, products, a sum), so it differentiates and fuses as
+ * `broadcastShapes`, `cumulativeSum`, `cumulativeProd`. Each is a composite (views, products, a sum), so it differentiates and fuses as
  * its parts do.
  *
  * @module
  */
 
 import type { DType } from "../../kernel/dtype.ts";
-import { arrayArg, type GPUArray } from "../core/gpuarray.ts";
+import { arrayArg, GPUArray } from "../core/gpuarray.ts";
 import { broadcastShapes as broadcastOf, normalizeAxis, showShape } from "../core/layout.ts";
 import { realOf } from "../core/dtypes.ts";
-import { AXIS, optionsOf } from "../core/axis_args.ts";
+import { type AfterAxis, AXIS, optionsOf } from "../core/axis_args.ts";
+import { fill } from "../ops/assign.ts";
+import { cumprod, cumsum } from "../ops/scan.ts";
+import { concatenate } from "./join.ts";
 import { broadcastTo, expandDims, squeeze, swapaxes, transpose } from "../ops/views.ts";
 import { matmul } from "../ops/matmul.ts";
 import { conj, multiply } from "../api/elementwise.ts";
@@ -197,4 +200,88 @@ export function broadcastShapes(...shapes: (readonly number[])[]): number[] {
     }
   }
   return broadcastOf(shapes, "broadcastShapes");
+}
+
+/**
+ * Options of {@link cumulativeSum} and {@link cumulativeProd}.
+ *
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const options: ga.CumulativeOptions = { axis: 1, includeInitial: true };
+ * ```
+ */
+export interface CumulativeOptions {
+  /** The axis to accumulate along (also by position); required for more than one dimension. */
+  readonly axis?: number;
+  /** The result's dtype (NumPy's `cumsum` rule by default). */
+  readonly dtype?: DType;
+  /** Start with the identity (0 for sums, 1 for products), so the axis grows by one. Default false. */
+  readonly includeInitial?: boolean;
+}
+
+function cumulative(kind: "sum" | "prod", a: GPUArray, args: readonly unknown[], what: string): GPUArray {
+  arrayArg(a, what);
+  const options = optionsOf<CumulativeOptions>(
+    what,
+    args,
+    [AXIS],
+    ["axis", "dtype", "includeInitial"],
+    "{ axis: 0, includeInitial: true }",
+  );
+  if (a.ndim === 0) throw new RangeError(`Cannot ${what} a 0-d array: give at least one dimension`);
+  if (options.axis === undefined && a.ndim > 1) {
+    throw new TypeError(
+      `Cannot ${what} an array of ${a.ndim} dimensions without an axis: give one, as ga.${what}(a, 0)`,
+    );
+  }
+  const axis = normalizeAxis(options.axis ?? 0, a.ndim, what);
+  const scan = { ...(options.dtype === undefined ? {} : { dtype: options.dtype }) };
+  const scanned = kind === "sum" ? cumsum(a, axis, scan) : cumprod(a, axis, scan);
+  if (options.includeInitial !== true) return scanned;
+  const shape = a.shape.map((d, k) => (k === axis ? 1 : d));
+  using initial = fill(new GPUArray(a.backend, shape, scanned.dtype), kind === "sum" ? 0 : 1);
+  try {
+    return concatenate([initial, scanned], axis);
+  } finally {
+    scanned.free();
+  }
+}
+
+/**
+ * The cumulative sum along an axis (NumPy 2's `cumulative_sum`, the array API's): as `cumsum`, but the
+ * axis is required beyond one dimension, and `{ includeInitial: true }` starts with 0.
+ *
+ * @throws {TypeError} without an axis for more than one dimension.
+ * @throws {RangeError} for a 0-d array or an axis out of range.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const c = ga.cumulativeSum(ga.asarray([1, 2, 3]), { includeInitial: true }); // [0, 1, 3, 6]
+ * ```
+ */
+export function cumulativeSum(a: GPUArray, options?: CumulativeOptions): GPUArray;
+/** `cumulativeSum` along an axis given by position. */
+export function cumulativeSum(a: GPUArray, axis: number, options?: AfterAxis<CumulativeOptions>): GPUArray;
+export function cumulativeSum(a: GPUArray, ...args: unknown[]): GPUArray {
+  return cumulative("sum", a, args, "cumulativeSum");
+}
+
+/**
+ * The cumulative product along an axis (NumPy 2's `cumulative_prod`): as `cumprod`, but the axis is
+ * required beyond one dimension, and `{ includeInitial: true }` starts with 1.
+ *
+ * @throws {TypeError} without an axis for more than one dimension.
+ * @throws {RangeError} for a 0-d array or an axis out of range.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const c = ga.cumulativeProd(ga.asarray([[1, 2], [3, 4]]), 1); // [[1, 2], [3, 12]]
+ * ```
+ */
+export function cumulativeProd(a: GPUArray, options?: CumulativeOptions): GPUArray;
+/** `cumulativeProd` along an axis given by position. */
+export function cumulativeProd(a: GPUArray, axis: number, options?: AfterAxis<CumulativeOptions>): GPUArray;
+export function cumulativeProd(a: GPUArray, ...args: unknown[]): GPUArray {
+  return cumulative("prod", a, args, "cumulativeProd");
 }
