@@ -119,6 +119,8 @@ export {
   atleast1d,
   atleast2d,
   atleast3d,
+  block,
+  type Blocks,
   columnStack,
   dsplit,
   dstack,

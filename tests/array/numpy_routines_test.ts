@@ -449,3 +449,25 @@ eachBackend(
     assert.throws(() => ga.cumulativeSum(ga.asarray(3)), RangeError);
   },
 );
+
+eachBackend(
+  "block() assembles nested lists as NumPy: inner lists along the last axis, leading axes added",
+  () => {
+    const a = ga.asarray([[1, 2], [3, 4]], "float32"), z = ga.zeros([2, 2], "float32");
+    const m = ga.block([[a, z], [z, a.mul(2)]]);
+    assert.deepEqual(m.shape, [4, 4]);
+    assert.deepEqual(values(m), [1, 2, 0, 0, 3, 4, 0, 0, 0, 0, 2, 4, 0, 0, 6, 8]);
+    // 1-D blocks in one list join end to end; in two lists they become rows.
+    const v = ga.asarray([1, 2], "float32"), w = ga.asarray([3], "float32");
+    assert.deepEqual(values(ga.block([v, w])), [1, 2, 3]);
+    const rows = ga.block([[v], [ga.asarray([5, 6], "float32")]]);
+    assert.deepEqual([rows.shape, values(rows)], [[2, 2], [1, 2, 5, 6]]);
+    assert.deepEqual(values(ga.block(v)), [1, 2]);
+    assert.throws(() => ga.block([]), { name: "RangeError", message: /empty list at arrays/ });
+    assert.throws(() => ga.block([[v], w]), { name: "RangeError", message: /different depths/ });
+    const g = ga.grad((x: ga.GPUArray) => ga.sum(ga.block([[x, x.mul(3)]])) as unknown as ga.GPUArray)(
+      ga.ones([2, 2], "float64"),
+    );
+    assert.deepEqual(values(g), [4, 4, 4, 4]);
+  },
+);

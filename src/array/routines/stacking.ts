@@ -1,6 +1,6 @@
 /**
  * NumPy's shape-normalizing joins, made of views and `concatenate`: `atleast1d`, `atleast2d`,
- * `atleast3d` and `hstack`, `vstack`, `dstack`, `columnStack`; and the splits that undo them,
+ * `atleast3d` and `hstack`, `vstack`, `dstack`, `columnStack`, `block`; and the splits that undo them,
  * `hsplit`, `vsplit`, `dsplit` (views, through `split`). Gradients flow through them as through the
  * views and the join.
  *
@@ -198,4 +198,68 @@ export function vsplit<D extends DType>(a: GPUArray<D>, sections: number | reado
  */
 export function dsplit<D extends DType>(a: GPUArray<D>, sections: number | readonly number[]): GPUArray<D>[] {
   return splitAlong(a, sections, 2, 3, "dsplit");
+}
+
+/** Arrays nested in lists, as {@link block} takes them: the innermost lists join along the last axis. */
+export type Blocks = GPUArray | readonly Blocks[];
+
+/**
+ * An array assembled from nested lists of blocks (NumPy's `block`): the innermost lists join along
+ * the last axis, the lists of those along the one before, and so on; blocks with fewer dimensions
+ * than the result (or than the nesting is deep) get leading axes of 1. Every list at one depth must
+ * be a list, and every block at the deepest level an array.
+ *
+ * @throws {RangeError} for an empty list, nesting of uneven depth, or blocks whose shapes do not fit.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const a = ga.eye(2), z = ga.zeros([2, 2]);
+ * const m = ga.block([[a, z], [z, a.mul(2)]]); // shape [4, 4]
+ * ```
+ */
+export function block(arrays: Blocks): GPUArray {
+  const depthOf = (x: Blocks, path: string): number => {
+    if (!Array.isArray(x)) {
+      arrayArg(x as GPUArray, "block");
+      return 0;
+    }
+    if (x.length === 0) {
+      throw new RangeError(`Cannot block with an empty list at ${path}: give at least one block`);
+    }
+    const depths = x.map((y, i) => depthOf(y, `${path}[${i}]`));
+    if (depths.some((d) => d !== depths[0])) {
+      throw new RangeError(
+        `Cannot block lists nested to different depths at ${path} (${
+          depths.join(", ")
+        }): nest every list alike`,
+      );
+    }
+    return depths[0]! + 1;
+  };
+  const depth = depthOf(arrays, "arrays");
+  const leaves: GPUArray[] = [];
+  const collect = (x: Blocks): void =>
+    Array.isArray(x) ? x.forEach(collect) : void leaves.push(x as GPUArray);
+  collect(arrays);
+  const ndim = Math.max(depth, ...leaves.map((a) => a.ndim));
+  const made: GPUArray[] = [];
+  const assemble = (x: Blocks, level: number): GPUArray => {
+    if (!Array.isArray(x)) {
+      const a = x as GPUArray;
+      if (a.ndim === ndim) return a;
+      const view = reshape(a, [...new Array(ndim - a.ndim).fill(1), ...a.shape]);
+      made.push(view);
+      return view;
+    }
+    const joined = concatenate(x.map((y) => assemble(y, level + 1)), ndim - (depth - level));
+    made.push(joined);
+    return joined;
+  };
+  try {
+    const out = assemble(arrays, 0);
+    return depth === 0 ? out.copy() : out;
+  } finally {
+    const result = made.at(-1);
+    for (const m of made) if (m !== result || depth === 0) m.free();
+  }
 }
