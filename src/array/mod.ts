@@ -92,7 +92,7 @@ export {
   vecdot,
   vecmat,
 } from "./routines/array_api.ts";
-export { choose, type ChooseOptions, select } from "./routines/select.ts";
+export { choose, type ChooseOptions, type Piece, piecewise, select } from "./routines/select.ts";
 export {
   ascontiguousarray,
   broadcastTo,

@@ -471,3 +471,24 @@ eachBackend(
     assert.deepEqual(values(g), [4, 4, 4, 4]);
   },
 );
+
+eachBackend(
+  "piecewise() keeps each piece where its condition holds, the last condition winning, as NumPy",
+  () => {
+    const host = [-2, -1, 0, 1, 2];
+    const x = ga.asarray(host, "float64");
+    const y = ga.piecewise(x, [x.lt(0), x.ge(0)], [(v) => v.neg(), (v) => v.mul(v)]);
+    assert.deepEqual(values(y), host.map((v) => (v < 0 ? -v : v * v)));
+    // Constants, an extra piece for elsewhere, and overlapping conditions (the later wins).
+    const z = ga.piecewise(x, [x.gt(0), x.gt(1)], [10, 20, -1]);
+    assert.deepEqual(values(z), host.map((v) => (v > 1 ? 20 : v > 0 ? 10 : -1)));
+    // No piece for elsewhere: zero there; the result keeps x's dtype.
+    const w = ga.piecewise(ga.asarray([1, 5, 9], "int32"), [ga.asarray([false, true, false])], [7]);
+    assert.deepEqual([w.dtype, values(w)], ["int32", [0, 7, 0]]);
+    assert.throws(() => ga.piecewise(x, [x.lt(0)], [1, 2, 3]), {
+      name: "RangeError",
+      message: /1 conditions and 3/,
+    });
+    assert.throws(() => ga.piecewise(x, [x], [1]), { name: "TypeError", message: /bool arrays/ });
+  },
+);

@@ -1,7 +1,8 @@
 /**
  * NumPy's `select`: per element, the choice of the first condition that holds, as `where`s from the
  * last condition to the first (so it differentiates and fuses as `where` does); and `choose`: per
- * element, the choice its index names, as `takeAlongAxis` over the stacked choices.
+ * element, the choice its index names, as `takeAlongAxis` over the stacked choices; and `piecewise`,
+ * `where`s of functions' values.
  *
  * @module
  */
@@ -12,7 +13,7 @@ import { broadcastShapes } from "../core/layout.ts";
 import { DTYPES } from "../../kernel/dtype.ts";
 import { clip, where } from "../ops/ufunc.ts";
 import { broadcastTo, expandDims, squeeze } from "../ops/views.ts";
-import { astype } from "../ops/assign.ts";
+import { astype, fill } from "../ops/assign.ts";
 import { remainder } from "../api/elementwise.ts";
 import { stack } from "./join.ts";
 import { alongAxis } from "./along_axis.ts";
@@ -153,4 +154,56 @@ function choicesAlong(choices: GPUArray, shape: readonly number[]): GPUArray {
   if (added.length === 0) return broadcastTo(choices, [choices.shape[0]!, ...shape]);
   using lifted = expandDims(choices, added);
   return broadcastTo(lifted, [choices.shape[0]!, ...shape]);
+}
+
+/** A piece of {@link piecewise}: a function of the whole array, or a constant. */
+export type Piece = ((x: GPUArray) => GPUArray | number) | number;
+
+/**
+ * `x` mapped piece by piece (NumPy's `piecewise`): where `condlist[i]` holds, the value of
+ * `funclist[i]` (a function of `x`, or a constant); a last extra function or constant is the value
+ * where no condition holds, else 0 there. Where conditions overlap, the later one wins, as in NumPy.
+ * Each function is given the whole of `x` (NumPy gives it the selected elements): its values are kept
+ * only where its condition holds. The result has `x`'s dtype.
+ *
+ * @throws {RangeError} where `funclist` is not as long as `condlist` or one longer.
+ * @throws {TypeError} for a condition that is not a bool array.
+ * @example
+ * ```ts
+ * import * as ga from "@cudeno/cudeno/array";
+ * const x = ga.linspace(-2, 2, 5);
+ * const y = ga.piecewise(x, [x.lt(0), x.ge(0)], [(v) => v.neg(), (v) => v.mul(v)]); // [2, 1, 0, 1, 4]
+ * ```
+ */
+export function piecewise(x: GPUArray, condlist: readonly GPUArray[], funclist: readonly Piece[]): GPUArray {
+  arrayArg(x, "piecewise");
+  if (!Array.isArray(condlist) || !Array.isArray(funclist)) {
+    throw new TypeError("Cannot piecewise without lists: give the conditions and the functions as lists");
+  }
+  const n = condlist.length;
+  if (funclist.length !== n && funclist.length !== n + 1) {
+    throw new RangeError(
+      `Cannot piecewise with ${n} conditions and ${funclist.length} functions: give as many, or one more for elsewhere`,
+    );
+  }
+  condlist.forEach((c, i) => {
+    if (!(c instanceof GPUArray) || c.dtype !== "bool") {
+      throw new TypeError(`Cannot piecewise with condition ${i} ${describe(c)}: conditions are bool arrays`);
+    }
+  });
+  const valueOf = (f: Piece) => (typeof f === "function" ? f(x) : f);
+  // Zeros, or the extra piece, where no condition holds; then each condition's piece over it in turn.
+  let out: GPUArray = fill(new GPUArray(x.backend, x.shape, x.dtype), 0);
+  const pieces = funclist.length === n + 1 ? [funclist[n]!, ...funclist.slice(0, n)] : funclist;
+  const masks = funclist.length === n + 1 ? [undefined, ...condlist] : condlist;
+  pieces.forEach((piece, i) => {
+    const value = valueOf(piece), mask = masks[i];
+    const next = mask === undefined ? out.add(value) : where(mask, value, out);
+    out.free();
+    if (value instanceof GPUArray && value !== x) value.free();
+    out = next;
+  });
+  const typed = out.dtype === x.dtype ? out : astype(out, x.dtype);
+  if (typed !== out) out.free();
+  return typed;
 }
