@@ -78,6 +78,15 @@ export {
   type NanToNumOptions,
 } from "./routines/finite.ts";
 export { putAlongAxis, takeAlongAxis } from "./routines/along_axis.ts";
+export {
+  uniqueAll,
+  type UniqueAllResult,
+  uniqueCounts,
+  type UniqueCountsResult,
+  uniqueInverse,
+  type UniqueInverseResult,
+  uniqueValues,
+} from "./routines/unique_api.ts";
 export { copyto, extract, fillDiagonal, flatnonzero, place, putmask, trimZeros } from "./routines/masked.ts";
 export { polyder, polyfit, polyint, polyval, vander } from "./routines/polynomial.ts";
 export {

@@ -191,3 +191,23 @@ eachBackend(
     assert.deepEqual(values(g), [4, 4, 4, 4]);
   },
 );
+
+eachBackend(
+  "uniqueValues, uniqueCounts, uniqueInverse and uniqueAll match NumPy 2, each NaN its own value",
+  () => {
+    const host = [3, Number.NaN, 1, Number.NaN, 3, 2];
+    const x = ga.asarray(host, "float64");
+    // NumPy 2.5's unique_all of the same input.
+    const all = ga.uniqueAll(x);
+    assert.deepEqual(values(all.values).map((v) => (Number.isNaN(v) ? "nan" : v)), [1, 2, 3, "nan", "nan"]);
+    assert.deepEqual(values(all.indices), [2, 5, 0, 1, 3]);
+    assert.deepEqual(values(all.inverseIndices), [2, 3, 0, 4, 2, 1]);
+    assert.deepEqual(values(all.counts), [1, 1, 2, 1, 1]);
+    const [v, c] = ga.uniqueCounts(ga.asarray([3, 1, 3], "int32"));
+    assert.deepEqual([values(v!), values(c!)], [[1, 3], [1, 2]]);
+    const inv = ga.uniqueInverse(ga.asarray([[3, 1], [1, 2]], "int32"));
+    assert.deepEqual([inv.inverseIndices.shape, values(inv.inverseIndices)], [[2, 2], [2, 0, 0, 1]]);
+    assert.equal(ga.uniqueValues(ga.asarray([Number.NaN, 1], "float32")).size, 2);
+    assert.deepEqual(values(ga.uniqueValues(x)).slice(0, 3), [1, 2, 3]);
+  },
+);
