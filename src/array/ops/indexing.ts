@@ -282,7 +282,7 @@ function valueArray(
     return fill(new GPUArray(backend, [1], dtype), values);
   }
   if (!Array.isArray(values) || !values.every((v) => typeof v === "number")) {
-    throw new TypeError(`Cannot put ${String(values)}: give an array, a number or a list of numbers`);
+    throw new TypeError(`Cannot put ${describe(values)}: give an array, a number or a list of numbers`);
   }
   const whole = values.every((v) => Number.isSafeInteger(v));
   const type = whole ? "int64" : backend.supports("float64") ? "float64" : "float32";

@@ -11,6 +11,7 @@ import type { DType } from "../../kernel/dtype.ts";
 import { arrayArg, GPUArray } from "../core/gpuarray.ts";
 import { broadcastShapes as broadcastOf, normalizeAxis, showShape } from "../core/layout.ts";
 import { realOf } from "../core/dtypes.ts";
+import { describe } from "../core/describe.ts";
 import { type AfterAxis, AXIS, optionsOf } from "../core/axis_args.ts";
 import { fill } from "../ops/assign.ts";
 import { cumprod, cumsum } from "../ops/scan.ts";
@@ -34,7 +35,7 @@ import { sum } from "../api/reductions.ts";
 export function permuteDims<D extends DType>(a: GPUArray<D>, axes: readonly number[]): GPUArray<D> {
   arrayArg(a, "permuteDims");
   if (!Array.isArray(axes)) {
-    throw new TypeError(`Cannot permuteDims with axes ${String(axes)}: give every axis, in the new order`);
+    throw new TypeError(`Cannot permuteDims with axes ${describe(axes)}: give every axis, in the new order`);
   }
   return transpose(a, axes);
 }
@@ -195,7 +196,7 @@ export function broadcastShapes(...shapes: (readonly number[])[]): number[] {
   for (const shape of shapes) {
     if (!Array.isArray(shape) || shape.some((d) => !Number.isSafeInteger(d) || d < 0)) {
       throw new TypeError(
-        `Cannot broadcastShapes with ${String(shape)}: give each shape as a list of non-negative integers`,
+        `Cannot broadcastShapes with ${describe(shape)}: give each shape as a list of non-negative integers`,
       );
     }
   }

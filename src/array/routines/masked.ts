@@ -9,6 +9,7 @@
 import type { DType } from "../../kernel/dtype.ts";
 import { arrayArg, GPUArray } from "../core/gpuarray.ts";
 import { showShape } from "../core/layout.ts";
+import { describe } from "../core/describe.ts";
 import { assign, linearFill } from "../ops/assign.ts";
 import { where } from "../ops/ufunc.ts";
 import { broadcastTo, ravel, reshape, slice } from "../ops/views.ts";
@@ -30,6 +31,13 @@ export function flatnonzero(a: GPUArray): GPUArray<"int64"> {
   arrayArg(a, "flatnonzero");
   using flat = ravel(a);
   return nonzero(flat)[0]!;
+}
+
+/** `value`, checked to be an array or a number, for `what`. */
+function valueArg(value: unknown, what: string): void {
+  if (!(value instanceof GPUArray) && typeof value !== "number" && typeof value !== "bigint") {
+    throw new TypeError(`Cannot ${what} ${describe(value)}: give an array, a number or a bigint`);
+  }
 }
 
 /** `mask`, checked to have as many elements as `a`. */
@@ -81,6 +89,7 @@ export function extract<D extends DType>(
  */
 export function place<A extends GPUArray>(a: A, mask: GPUArray, values: GPUArray | number | bigint): A {
   sameSize(mask, a, "place");
+  valueArg(values, "place");
   using positions = flatnonzero(mask);
   if (values instanceof GPUArray && values.size === 0 && positions.size > 0) {
     throw new RangeError("Cannot place from no values into a mask that selects elements: give at least one");
@@ -102,6 +111,7 @@ export function place<A extends GPUArray>(a: A, mask: GPUArray, values: GPUArray
  */
 export function putmask<A extends GPUArray>(a: A, mask: GPUArray, values: GPUArray | number | bigint): A {
   sameSize(mask, a, "putmask");
+  valueArg(values, "putmask");
   using m = reshape(mask, a.shape);
   if (!(values instanceof GPUArray)) {
     using chosen = where(m, values, a);
@@ -135,6 +145,7 @@ export function copyto<A extends GPUArray>(
   options?: { readonly where?: GPUArray },
 ): A {
   arrayArg(dst, "copyto");
+  valueArg(src, "copyto");
   const mask = options?.where;
   if (mask === undefined) return assign(dst, src);
   arrayArg(mask, "copyto");
@@ -161,6 +172,7 @@ export function fillDiagonal<A extends GPUArray>(
   options?: { readonly wrap?: boolean },
 ): A {
   arrayArg(a, "fillDiagonal");
+  valueArg(value, "fillDiagonal");
   if (a.ndim < 2 || (a.ndim > 2 && a.shape.some((d) => d !== a.shape[0]))) {
     throw new RangeError(
       `Cannot fillDiagonal an array of shape ${showShape(a.shape)}: give 2 dimensions, or more of one extent`,
@@ -198,7 +210,7 @@ export function trimZeros<D extends DType>(a: GPUArray<D>, trim: "fb" | "f" | "b
     throw new RangeError(`Cannot trimZeros an array of shape ${showShape(a.shape)}: give a 1-D array`);
   }
   if (trim !== "fb" && trim !== "f" && trim !== "b") {
-    throw new TypeError(`Cannot trimZeros with trim ${String(trim)}: give "fb", "f" or "b"`);
+    throw new TypeError(`Cannot trimZeros with trim ${describe(trim)}: give "fb", "f" or "b"`);
   }
   a.backend.checkHostRead("trimZeros()", "where the first and last non-zero elements are");
   using positions = flatnonzero(a);

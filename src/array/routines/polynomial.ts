@@ -10,6 +10,7 @@
 import type { DType } from "../../kernel/dtype.ts";
 import { arrayArg, GPUArray } from "../core/gpuarray.ts";
 import { showShape } from "../core/layout.ts";
+import { describe } from "../core/describe.ts";
 import { astype, linearFill } from "../ops/assign.ts";
 import { expandDims, slice } from "../ops/views.ts";
 import { divide, multiply, power, sqrt } from "../api/elementwise.ts";
@@ -31,7 +32,7 @@ function coefficients(p: GPUArray, what: string): GPUArray {
 /** `n`, checked to be a non-negative integer named `name`. */
 function count(n: number, name: string, what: string): number {
   if (!Number.isSafeInteger(n) || n < 0) {
-    throw new RangeError(`Cannot ${what} with ${name} ${String(n)}: give a non-negative integer`);
+    throw new RangeError(`Cannot ${what} with ${name} ${describe(n)}: give a non-negative integer`);
   }
   return n;
 }

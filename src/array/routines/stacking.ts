@@ -167,6 +167,7 @@ function splitAlong<D extends DType>(
  * ```
  */
 export function hsplit<D extends DType>(a: GPUArray<D>, sections: number | readonly number[]): GPUArray<D>[] {
+  arrayArg(a, "hsplit");
   return splitAlong(a, sections, a.ndim === 1 ? 0 : 1, 1, "hsplit");
 }
 
